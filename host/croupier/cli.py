@@ -1,0 +1,66 @@
+"""The `croupier` command: one sub-command per module, imported only when it runs.
+
+Each command module exposes HELP (one line), add_arguments(parser) and run(args) -> int.
+Heavy imports (Textual, matplotlib, serial) stay inside run() so `croupier --help` is instant.
+"""
+import argparse
+import importlib
+import sys
+
+from croupier import __version__
+
+COMMANDS = {
+    "demo": "croupier.commands.demo",
+    "sim": "croupier.sim.command",
+    "screenshot": "croupier.sim.screenshot_command",
+    "ports": "croupier.commands.ports",
+    "flash": "croupier.commands.flash",
+    "roster": "croupier.commands.roster",
+    "sync": "croupier.commands.sync",
+    "games": "croupier.commands.games",
+    "standings": "croupier.commands.standings",
+    "stats": "croupier.commands.stats",
+    "export": "croupier.commands.export",
+    "plot": "croupier.commands.plot",
+    "hil": "croupier.hil.command",
+}
+
+
+def _load(name):
+    try:
+        return importlib.import_module(COMMANDS[name])
+    except ModuleNotFoundError as exc:
+        if exc.name and COMMANDS[name].startswith(exc.name):
+            return None  # command not built in this version
+        raise
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="croupier", description="Croupier: flash, sync, standings, virtual board and HIL tests")
+    parser.add_argument("--version", action="version", version="croupier " + __version__)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = _load(name)
+        if module is None:
+            continue
+        cmd = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(cmd)
+        cmd.set_defaults(_module=module)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_module", None):
+        parser.print_help()
+        return 2
+    try:
+        return args._module.run(args) or 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

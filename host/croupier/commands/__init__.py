@@ -1,0 +1,1 @@
+"""Device and database sub-commands of `croupier`."""
