@@ -26,6 +26,18 @@ COMMANDS = {
 }
 
 
+def add_port_option(parser):
+    """--port for every command that talks to a board."""
+    parser.add_argument("--port", metavar="PORT",
+                        help="serial device, pyserial URL (e.g. rfc2217://host:port) or `sim` for a fresh "
+                             "virtual board; default: the only ESP32 board plugged in")
+
+
+def add_db_option(parser):
+    """--db for every command that reads or writes the database."""
+    parser.add_argument("--db", metavar="FILE", help="SQLite database (default: croupier.sqlite3 in your user data folder)")
+
+
 def _load(name):
     try:
         return importlib.import_module(COMMANDS[name])

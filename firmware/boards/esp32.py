@@ -1,0 +1,50 @@
+# ESP32 DevKitC (ESP32-WROOM-32). The pin numbers are hardware/pins.json's, written as
+# literals because the board has no JSON to spare at boot; a host test compares the two.
+from micropython import const
+
+NAME = "esp32"
+
+PIN_SDA = const(21)
+PIN_SCL = const(22)
+KEY_ROWS = (32, 33, 25, 26)  # R1..R4, driven low one at a time
+KEY_COLS = (27, 14, 4, 18)  # C1..C4, inputs with pull-ups
+PIN_BUZZER = const(23)
+I2C_ADDR = const(60)
+I2C_FREQ = const(400000)
+KEY_LABELS = ("1", "2", "3", "A", "4", "5", "6", "B", "7", "8", "9", "C", "*", "0", "#", "D")
+
+JOURNAL_DIR = "/journal"
+
+
+def display():
+    """The SSD1306 OLED on the hardware I2C bus."""
+    from machine import I2C, Pin
+    from croupier.ssd1306 import SSD1306
+
+    return SSD1306(I2C(0, scl=Pin(PIN_SCL), sda=Pin(PIN_SDA), freq=I2C_FREQ), I2C_ADDR)
+
+
+def keypad():
+    """The 4x4 key matrix, scanned row by row."""
+    from machine import Pin
+    from croupier.keys import Keypad
+
+    rows = [Pin(n, Pin.OUT, value=1) for n in KEY_ROWS]
+    cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in KEY_COLS]
+    return Keypad(rows, cols, KEY_LABELS)
+
+
+def buzzer():
+    """The piezo buzzer behind a transistor on a PWM pin."""
+    from machine import Pin
+    from croupier.buzzer import Buzzer
+
+    return Buzzer(Pin(PIN_BUZZER, Pin.OUT, value=0))
+
+
+def unique_id():
+    """The chip's factory MAC as lowercase hex: the device id of the protocol's `hello`."""
+    from machine import unique_id as chip_id
+    from binascii import hexlify
+
+    return hexlify(chip_id()).decode()

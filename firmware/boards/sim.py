@@ -1,0 +1,8 @@
+# The virtual board: the MicroPython unix port with the emulated machine module of
+# host/croupier/sim. It is wired exactly like the ESP32 DevKit, so it takes the same pins and
+# part factories; only its NAME differs.
+from boards.esp32 import (  # noqa: F401 (re-exported: the board contract)
+    PIN_SDA, PIN_SCL, KEY_ROWS, KEY_COLS, PIN_BUZZER, I2C_ADDR, I2C_FREQ, KEY_LABELS,
+    JOURNAL_DIR, display, keypad, buzzer, unique_id)
+
+NAME = "sim"

@@ -1,0 +1,99 @@
+"""The one place that changes the game.
+
+The keypad UI and the serial link both go through a Controller, so every accepted input is
+journaled the same way: validated first (nothing is written for an illegal card), appended to
+the journal (durable when append returns), applied to the rules engine, then announced to the
+subscribers (the link emits `play` events, the UI shows announcements and plays tunes).
+"""
+from croupier.rules import new_game, Illegal
+
+
+def _replay(game, kind, data):
+    if kind == "play":
+        game.play(data)
+    elif kind == "undo":
+        game.undo()
+    elif kind == "redo":
+        game.redo()
+
+
+class Controller:
+    def __init__(self, journal):
+        self.journal = journal
+        self.game = None
+        self.game_id = None
+        self.roster = []  # names the host pushed (`roster` command), offered at setup
+        self._subscribers = []
+
+    def subscribe(self, fn):
+        """fn(seq, state, effects) runs after every accepted input (and after `new`)."""
+        self._subscribers.append(fn)
+
+    def resume(self):
+        """Rebuild the unfinished game from the journal at boot; True when there was one."""
+        found = self.journal.resume()
+        if found is None:
+            return False
+        game_id, setup, actions = found
+        game = new_game(setup["game"], setup["players"], setup.get("options"))
+        for kind, data in actions:
+            _replay(game, kind, data)
+        self.game, self.game_id = game, game_id
+        return True
+
+    def unfinished(self):
+        return self.game is not None and not self.game.state()["over"]
+
+    def state(self):
+        return None if self.game is None else self.game.state()
+
+    def new(self, game, players, options=None):
+        """Start a game; an unfinished one is journaled as abandoned. SetupError: unchanged."""
+        fresh = new_game(game, players, options)
+        if self.unfinished():
+            self.journal.append(self.game_id, "abandon", None)
+        seq = self.journal.append(None, "new", fresh.setup())
+        self.game, self.game_id = fresh, seq
+        self._notify(seq, [])
+        return seq
+
+    def play(self, card):
+        game = self._open_game()
+        game.peek(card)  # raises Illegal before anything is written
+        seq = self.journal.append(self.game_id, "play", card)
+        return self._applied(seq, game.play(card))
+
+    def undo(self):
+        game = self._open_game()
+        if not game.can_undo():
+            raise Illegal("nothing to undo")
+        seq = self.journal.append(self.game_id, "undo", None)
+        return self._applied(seq, game.undo())
+
+    def redo(self):
+        game = self._open_game()
+        if not game.can_redo():
+            raise Illegal("nothing to redo")
+        seq = self.journal.append(self.game_id, "redo", None)
+        return self._applied(seq, game.redo())
+
+    def _open_game(self):
+        # A finished game is closed: its `end` record is what the host syncs as final.
+        if self.game is None:
+            raise Illegal("no game in progress")
+        if self.game.state()["over"]:
+            raise Illegal("the game is over")
+        return self.game
+
+    def _applied(self, seq, effects):
+        state = self.game.state()
+        if state["over"]:
+            self.journal.append(self.game_id, "end", state)
+        self._notify(seq, effects, state)
+        return effects
+
+    def _notify(self, seq, effects, state=None):
+        if state is None:
+            state = self.game.state()
+        for fn in self._subscribers:
+            fn(seq, state, effects)

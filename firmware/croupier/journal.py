@@ -1,0 +1,276 @@
+# The journal: every accepted input, append-only, on the board's littlefs.
+#
+# Layout of the journal folder:
+#   head                   one sealed line: the log epoch, the boot counter, which segment is
+#                          active, and a snapshot of the unfinished game as it was when that
+#                          segment began. Rewritten (temp file, then rename) at each boot and
+#                          when a segment is closed.
+#   00000001.log ...       segments, named by the seq of their first record; one sealed
+#                          record per line: canon JSON `[seq, time, game_id, kind, data]`,
+#                          `|`, its CRC-32 in 8 hex digits, newline.
+# littlefs makes each closed write and each rename atomic; the CRCs catch what a different
+# filesystem (or a damaged flash) leaves behind. Boot reads the head and scans only the
+# active segment, which is closed after SEGMENT_RECORDS records and after every finished or
+# abandoned game, so boot time does not grow with the games stored. Records are deleted only
+# when the host has acknowledged them (`ack`), a whole closed segment at a time.
+from micropython import const
+import binascii
+import json
+import os
+import time
+
+from croupier.rules import canon
+
+SEGMENT_RECORDS = const(64)  # records per segment: bounds the replay at boot
+_HEAD = "head"
+_TMP = ".tmp"
+
+
+def crc_hex(data):
+    """CRC-32 (IEEE, as binascii.crc32) of bytes or str, as 8 lowercase hex digits."""
+    if isinstance(data, str):
+        data = data.encode()
+    return "%08x" % (binascii.crc32(data) & 0xFFFFFFFF)
+
+
+def seal(text):
+    """The line that carries text with its CRC: `text|crc8\\n` (the wire adds a leading @)."""
+    return text + "|" + crc_hex(text) + "\n"
+
+
+def unseal(line):
+    """The JSON value of a sealed line (bytes), or None when it is truncated or corrupt."""
+    if len(line) < 11 or line[-1:] != b"\n" or line[-10:-9] != b"|":
+        return None
+    payload = line[:-10]
+    if crc_hex(payload).encode() != line[-9:-1]:
+        return None
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return None
+
+
+def _segment_name(first_seq):
+    return "%08d.log" % first_seq
+
+
+class Game:
+    """What the journal knows of the unfinished game: enough to replay it."""
+
+    def __init__(self, game_id, setup, inputs=None, undone=None):
+        self.game_id = game_id
+        self.setup = setup
+        self.inputs = inputs or []  # accepted cards, in order
+        self.undone = undone or []  # cards taken back, the next redo last
+
+    def apply(self, kind, data):
+        if kind == "play":
+            self.inputs.append(data)
+            self.undone = []
+        elif kind == "undo" and self.inputs:
+            self.undone.append(self.inputs.pop())
+        elif kind == "redo" and self.undone:
+            self.inputs.append(self.undone.pop())
+
+    def actions(self):
+        """Inputs that rebuild the game, undo/redo history included: every card ever still
+        on the redo stack is played, then taken back."""
+        plays = [["play", card] for card in self.inputs + self.undone[::-1]]
+        return plays + [["undo", None]] * len(self.undone)
+
+    def snapshot(self):
+        return [self.game_id, self.setup, self.inputs, self.undone]
+
+
+class Journal:
+    def __init__(self, path):
+        self.path = path.rstrip("/")
+        self._clock_offset = None  # Unix seconds minus time.time(), once the host set it
+        self._ensure_dir()
+        head = self._read_head()
+        if head is None:
+            self._wipe()
+            head = {"epoch": self._new_epoch(), "boots": 0, "segment": 1, "game": None}
+        self.epoch = head["epoch"]
+        self.boots = head["boots"] + 1
+        self._segment = head["segment"]  # first seq of the active segment
+        game = head["game"]
+        self._game = Game(*game) if game else None
+        self._next_seq = self._segment
+        self._in_segment = 0
+        self._scan_active()
+        self._write_head(self._segment)
+
+    # -- boot -------------------------------------------------------------------------
+
+    def _file(self, name):
+        return self.path + "/" + name
+
+    def _ensure_dir(self):
+        try:
+            os.stat(self.path)
+        except OSError:
+            os.mkdir(self.path)
+
+    def _read_head(self):
+        try:
+            with open(self._file(_HEAD), "rb") as f:
+                head = unseal(f.read())
+        except OSError:
+            return None
+        return head if isinstance(head, dict) else None
+
+    def _wipe(self):
+        """A journal without a head is new: clear whatever an older one left."""
+        for name in os.listdir(self.path):
+            os.remove(self._file(name))
+
+    def _new_epoch(self):
+        return binascii.hexlify(os.urandom(4)).decode()
+
+    def _scan_active(self):
+        """Replay the active segment onto the head's snapshot; cut a bad tail off."""
+        name = self._file(_segment_name(self._segment))
+        good = 0  # bytes of valid records
+        bad_tail = False
+        try:
+            f = open(name, "rb")
+        except OSError:
+            return
+        with f:
+            for line in f:
+                record = unseal(line)
+                if not self._valid_next(record):
+                    bad_tail = True
+                    break
+                self._note(record)
+                good += len(line)
+        if bad_tail:
+            self._keep_prefix(name, good)
+
+    def _valid_next(self, record):
+        return (isinstance(record, list) and len(record) == 5
+                and record[0] == self._next_seq and isinstance(record[3], str))
+
+    def _keep_prefix(self, name, size):
+        """Rewrite a segment with only its first size bytes (temp file, then rename)."""
+        tmp = name + _TMP
+        with open(name, "rb") as src, open(tmp, "wb") as dst:
+            while size > 0:
+                chunk = src.read(min(size, 512))
+                if not chunk:
+                    break
+                dst.write(chunk)
+                size -= len(chunk)
+        os.rename(tmp, name)
+
+    def _note(self, record):
+        """Account for one record: seq, segment fill, and the unfinished game."""
+        seq, _, game_id, kind, data = record
+        self._next_seq = seq + 1
+        self._in_segment += 1
+        if kind == "new":
+            self._game = Game(seq, data)
+        elif self._game is not None and game_id == self._game.game_id:
+            if kind in ("end", "abandon"):
+                self._game = None
+            else:
+                self._game.apply(kind, data)
+
+    def _write_head(self, segment):
+        """Point the head at segment (its first seq), with the game as it stands now."""
+        game = self._game.snapshot() if self._game else None
+        head = {"epoch": self.epoch, "boots": self.boots, "segment": segment, "game": game}
+        name = self._file(_HEAD)
+        with open(name + _TMP, "wb") as f:
+            f.write(seal(canon.dumps(head)))
+        os.rename(name + _TMP, name)
+
+    # -- the journal API --------------------------------------------------------------
+
+    @property
+    def last_seq(self):
+        return self._next_seq - 1
+
+    def set_time(self, epoch):
+        """Set the clock (Unix seconds); records written before carry a null time."""
+        self._clock_offset = int(epoch) - int(time.time())
+
+    def now(self):
+        """Unix seconds, or None while the clock is unset."""
+        if self._clock_offset is None:
+            return None
+        return int(time.time()) + self._clock_offset
+
+    def append(self, game_id, kind, data):
+        """Write one record and return its seq once it is durable. game_id None: the record
+        starts a game whose id is its own seq."""
+        seq = self._next_seq
+        if game_id is None:
+            game_id = seq
+        record = [seq, self.now(), game_id, kind, data]
+        line = seal(canon.dumps(record))
+        with open(self._file(_segment_name(self._segment)), "ab") as f:
+            f.write(line)
+        self._note(record)
+        if self._in_segment >= SEGMENT_RECORDS or kind in ("end", "abandon"):
+            try:
+                self._write_head(self._next_seq)
+                self._segment = self._next_seq
+                self._in_segment = 0
+            except OSError:
+                pass  # the record is safe; the segment is closed at a later append
+        return seq
+
+    def _segments(self):
+        """First seqs of the segment files, ascending."""
+        firsts = []
+        for name in os.listdir(self.path):
+            if name.endswith(".log"):
+                firsts.append(int(name[:-4]))
+        firsts.sort()
+        return firsts
+
+    def records(self, from_seq, max_records, max_bytes=None):
+        """Up to max_records records with seq >= from_seq, oldest first; with max_bytes, no
+        more once that much journal text is taken (always at least one record)."""
+        out = []
+        size = 0
+        firsts = self._segments()
+        for i in range(len(firsts)):
+            if i + 1 < len(firsts) and firsts[i + 1] <= from_seq:
+                continue  # wholly before from_seq
+            try:
+                f = open(self._file(_segment_name(firsts[i])), "rb")
+            except OSError:
+                continue
+            with f:
+                for line in f:
+                    record = unseal(line)
+                    if record is None:
+                        break
+                    if record[0] >= from_seq:
+                        out.append(record)
+                        size += len(line)
+                        if len(out) >= max_records or (max_bytes and size >= max_bytes):
+                            return out
+        return out
+
+    def ack(self, upto):
+        """The host holds every record <= upto: delete the closed segments it covers."""
+        firsts = self._segments()
+        for i in range(len(firsts)):
+            if firsts[i] >= self._segment:
+                break  # the active segment stays
+            end = (firsts[i + 1] if i + 1 < len(firsts) else self._segment) - 1
+            if end <= upto:
+                os.remove(self._file(_segment_name(firsts[i])))
+
+    def resume(self):
+        """(game_id, setup, actions) of the unfinished game, or None. actions: [kind, data]
+        pairs ("play" card / "undo" None) that rebuild it through the rules engine."""
+        game = self._game
+        if game is None:
+            return None
+        return game.game_id, game.setup, game.actions()

@@ -1,0 +1,109 @@
+# The 4x4 key matrix: rows are driven low one at a time, pressed keys pull their column low.
+# Each key is debounced on its own (a change counts once it has been stable for DEBOUNCE_MS),
+# so fast typing with overlapping presses loses nothing. A short press is reported on
+# release, a long press once when HOLD_MS has passed (its release is then swallowed).
+# Keys wait in a preallocated ring; the scan loop allocates nothing.
+from micropython import const
+import asyncio
+import time
+
+PERIOD_MS = const(5)
+DEBOUNCE_MS = const(20)
+HOLD_MS = const(600)
+RING = const(32)  # queued keys; a full ring refuses more (the link answers `busy`)
+
+# Logical key of each printed label (PROTOCOL.md "Logical keys").
+LOGICAL = {"*": "undo", "#": "ok", "A": "a", "B": "b", "C": "c", "D": "menu"}
+
+_UP = const(0)
+_DOWN = const(1)
+_HELD = const(2)  # down, and the long press has been reported
+
+
+class Keypad:
+    """Scans the matrix (rows: output pins, cols: pulled-up inputs, labels row-major)."""
+
+    def __init__(self, rows, cols, labels):
+        self._rows = rows
+        self._cols = cols
+        self.names = tuple(LOGICAL.get(label, label) for label in labels)
+        n = len(labels)
+        self._state = bytearray(n)  # _UP, _DOWN or _HELD: the debounced state
+        self._pending = bytearray(n)  # 1 while the raw level differs from the state
+        self._since = [0] * n  # when the raw level started to differ / the press began
+        self._pressed_at = [0] * n
+        self._ring = bytearray(RING)  # key index
+        self._ring_hold = bytearray(RING)
+        self._head = 0  # next to read
+        self._count = 0
+        self._ready = asyncio.Event()
+
+    def inject(self, key, hold=False):
+        """Queue a logical key as if pressed on the matrix. ValueError for an unknown key;
+        OverflowError when the queue is full."""
+        try:
+            index = self.names.index(key)
+        except ValueError:
+            raise ValueError("unknown key %r" % (key,))
+        if not self._push(index, hold):
+            raise OverflowError("key queue full")
+
+    def _push(self, index, hold):
+        if self._count >= RING:
+            return False
+        slot = (self._head + self._count) % RING
+        self._ring[slot] = index
+        self._ring_hold[slot] = 1 if hold else 0
+        self._count += 1
+        self._ready.set()
+        return True
+
+    def pending(self):
+        """Number of keys waiting to be read."""
+        return self._count
+
+    async def get(self):
+        """The next key as (logical name, hold)."""
+        while not self._count:
+            self._ready.clear()
+            await self._ready.wait()
+        slot = self._head
+        self._head = (slot + 1) % RING
+        self._count -= 1
+        return self.names[self._ring[slot]], bool(self._ring_hold[slot])
+
+    def scan(self, now):
+        """One pass over the matrix at time now (ms ticks)."""
+        rows, cols = self._rows, self._cols
+        ncols = len(cols)
+        for r in range(len(rows)):
+            rows[r].value(0)
+            for c in range(ncols):
+                self._track(r * ncols + c, cols[c].value() == 0, now)
+            rows[r].value(1)
+
+    def _track(self, k, down, now):
+        state = self._state[k]
+        if down == (state != _UP):
+            self._pending[k] = 0
+        elif not self._pending[k]:
+            self._pending[k] = 1
+            self._since[k] = now
+        elif time.ticks_diff(now, self._since[k]) >= DEBOUNCE_MS:
+            self._pending[k] = 0
+            if down:
+                self._state[k] = _DOWN
+                self._pressed_at[k] = self._since[k]
+            else:
+                self._state[k] = _UP
+                if state == _DOWN:
+                    self._push(k, False)
+            return
+        if state == _DOWN and time.ticks_diff(now, self._pressed_at[k]) >= HOLD_MS:
+            self._state[k] = _HELD
+            self._push(k, True)
+
+    async def run(self):
+        while True:
+            self.scan(time.ticks_ms())
+            await asyncio.sleep_ms(PERIOD_MS)

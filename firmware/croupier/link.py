@@ -1,0 +1,287 @@
+# The serial protocol of PROTOCOL.md (explained in docs/protocol.md) over sys.stdin/stdout.
+# Lines starting with `@` are requests; anything else on the line (REPL chatter, a person
+# typing) is ignored. Input is read a byte at a time into one preallocated line buffer, so
+# garbage of any length costs no memory. Every reply and event goes out sealed with its
+# CRC-32 in canonical JSON, which is 7-bit ASCII and never holds Ctrl-C or Ctrl-D.
+from micropython import const
+import asyncio
+import binascii
+import json
+import sys
+import time
+
+import croupier
+from croupier.journal import seal, crc_hex
+from croupier.rules import Illegal, SetupError
+from croupier.rules.canon import dumps
+
+PROTO = const(1)
+MAX_LINE = const(1024)  # bytes of a request line, `@` and `|crc` included, newline not
+LOG_PAGE = const(32)  # most records one `log` reply carries
+LOG_BYTES = const(2048)  # and about this much journal text, so a page fits a small heap
+MAX_NAMES = const(16)
+MAX_NAME_LEN = const(16)
+_BOOT_TICKS = time.ticks_ms()
+
+
+class RequestError(Exception):
+    """A request answered with an error: code (PROTOCOL.md) and a human message."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _int(value, name, low=0):
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise RequestError("bad_args", "%s must be an integer >= %d" % (name, low))
+    return value
+
+
+def _str(value, name):
+    if not isinstance(value, str) or not value:
+        raise RequestError("bad_args", "%s must be a non-empty string" % name)
+    return value
+
+
+def _names(value, name, fewest):
+    if not isinstance(value, list) or not fewest <= len(value) <= MAX_NAMES:
+        raise RequestError("bad_args", "%s must be a list of %d to %d names"
+                           % (name, fewest, MAX_NAMES))
+    for item in value:
+        if not isinstance(item, str) or not 0 < len(item) <= MAX_NAME_LEN:
+            raise RequestError("bad_args", "each name must be a string of 1 to %d characters"
+                               % MAX_NAME_LEN)
+    return value
+
+
+def parse(line):
+    """The request object of one `@` line (bytes after the `@`). RequestError bad_frame when
+    the CRC is wrong or the JSON is not an object with an integer id."""
+    if len(line) > 9 and line[-9:-8] == b"|" and _is_hex(line[-8:]):
+        payload = line[:-9]
+        if crc_hex(payload).encode() != line[-8:]:
+            raise RequestError("bad_frame", "CRC mismatch")
+    else:
+        payload = line  # typed by a person: no CRC
+    try:
+        request = json.loads(payload)
+    except Exception:  # ValueError, UnicodeError, or deeper nesting than the parser takes
+        raise RequestError("bad_frame", "not valid JSON")
+    if not isinstance(request, dict):
+        raise RequestError("bad_frame", "a request is a JSON object")
+    rid = request.get("id")
+    if not isinstance(rid, int) or isinstance(rid, bool):
+        raise RequestError("bad_frame", "a request needs an integer id")
+    return request
+
+
+def _is_hex(text):
+    for byte in text:
+        if not (48 <= byte <= 57 or 97 <= byte <= 102):  # 0-9 a-f
+            return False
+    return True
+
+
+class Link:
+    def __init__(self, controller, journal, keypad, display, board, stdin=None, stdout=None):
+        self.controller = controller
+        self.journal = journal
+        self.keypad = keypad
+        self.display = display
+        self.board = board
+        self._in = stdin or sys.stdin.buffer
+        self._out = stdout or sys.stdout
+        self._line = bytearray(MAX_LINE)
+        self._byte = bytearray(1)
+        # command -> (handler, {argument: required})
+        self._commands = {
+            "hello": (self._hello, {}),
+            "state": (self._state, {}),
+            "new": (self._new, {"game": True, "players": True, "options": False}),
+            "play": (self._play, {"card": True}),
+            "undo": (self._undo, {}),
+            "redo": (self._redo, {}),
+            "key": (self._key, {"key": True, "hold": False}),
+            "screen": (self._screen, {}),
+            "log": (self._log, {"from": False, "max": False}),
+            "ack": (self._ack, {"upto": True}),
+            "roster": (self._roster, {"names": True}),
+            "clock": (self._clock, {"epoch": True}),
+        }
+        controller.subscribe(self._on_play)
+
+    # -- wire -------------------------------------------------------------------------
+
+    def send(self, obj):
+        """Write one sealed frame."""
+        self._out.write("@" + seal(dumps(obj)))
+
+    async def run(self):
+        self.send(self._hello_fields({"ev": "boot"}))
+        reader = asyncio.StreamReader(self._in)
+        line, byte = self._line, self._byte
+        size = 0  # bytes in line; MAX_LINE + 1 once the line overflowed
+        while True:
+            if not await reader.readinto(byte):
+                await asyncio.sleep_ms(20)  # stdin closed (host side of the pty gone)
+                continue
+            b = byte[0]
+            if b == 10 or b == 13:  # a line ends at \n or \r (a terminal's Enter)
+                if size:
+                    self.feed(memoryview(line)[:size] if size <= MAX_LINE else None)
+                size = 0
+            elif size < MAX_LINE:
+                line[size] = b
+                size += 1
+            else:
+                size = MAX_LINE + 1
+
+    def feed(self, line):
+        """Handle one input line (bytes without the newline); None for an over-long line."""
+        if line is None:
+            if self._line[0] == 64:  # `@`: a request we could not take
+                self.send({"id": None, "ok": False, "error": "too_long",
+                           "message": "requests are at most %d bytes" % MAX_LINE})
+            return
+        if line[0] != 64:
+            return  # not protocol
+        rid = None
+        try:
+            request = parse(bytes(line[1:]))
+            rid = request["id"]
+            reply = self.handle(request)
+            reply["id"] = rid
+            reply["ok"] = True
+        except RequestError as exc:
+            reply = {"id": rid, "ok": False, "error": exc.code, "message": exc.message}
+        except Exception as exc:  # MemoryError while parsing, say: answer, keep running
+            reply = {"id": rid, "ok": False, "error": "internal",
+                     "message": "%s: %s" % (type(exc).__name__, exc)}
+        self.send(reply)
+
+    # -- requests ---------------------------------------------------------------------
+
+    def handle(self, request):
+        """The result fields of one parsed request; RequestError when it is refused."""
+        cmd = request.get("cmd")
+        entry = self._commands.get(cmd) if isinstance(cmd, str) else None
+        if entry is None:
+            raise RequestError("unknown_cmd", "unknown command %s"
+                               % (dumps(cmd) if isinstance(cmd, str) else "(not a string)"))
+        handler, arguments = entry
+        for name in request:
+            if name not in arguments and name not in ("id", "cmd"):
+                raise RequestError("bad_args", "%s takes no argument %s" % (cmd, dumps(name)))
+        for name in arguments:
+            if arguments[name] and name not in request:
+                raise RequestError("bad_args", "%s needs %s" % (cmd, name))
+        try:
+            return handler(request) or {}
+        except RequestError:
+            raise
+        except Illegal as exc:
+            raise RequestError("illegal", _reason(exc))
+        except SetupError as exc:
+            raise RequestError("bad_args", _reason(exc))
+        except Exception as exc:  # a bug or a full flash: answer, keep running
+            raise RequestError("internal", "%s: %s" % (type(exc).__name__, exc))
+
+    def _hello_fields(self, out):
+        journal = self.journal
+        out["device"] = self.board.unique_id()
+        out["fw"] = croupier.VERSION
+        out["proto"] = PROTO
+        out["board"] = self.board.NAME
+        out["boot"] = journal.boots
+        out["uptime_ms"] = time.ticks_diff(time.ticks_ms(), _BOOT_TICKS)
+        out["log_epoch"] = journal.epoch
+        out["last_seq"] = journal.last_seq
+        return out
+
+    def _hello(self, request):
+        return self._hello_fields({})
+
+    def _state(self, request):
+        return {"state": self.controller.state()}
+
+    def _new(self, request):
+        options = request.get("options")
+        if options is not None:
+            try:
+                dumps(options)  # journaled as is: only JSON the journal can write
+            except TypeError:
+                options = None
+            if not isinstance(options, dict):
+                raise RequestError("bad_args", "options must be an object of integers, "
+                                   "strings, booleans, lists and objects")
+        game = _str(request["game"], "game")
+        players = _names(request["players"], "players", 1)
+        self.controller.new(game, players, options)
+        return self._state(request)
+
+    def _game(self):
+        if self.controller.game is None:
+            raise RequestError("no_game", "no game is set up")
+        return self.controller
+
+    def _play(self, request):
+        card = _str(request["card"], "card")
+        return self._played(self._game().play(card))
+
+    def _undo(self, request):
+        return self._played(self._game().undo())
+
+    def _redo(self, request):
+        return self._played(self._game().redo())
+
+    def _played(self, effects):
+        return {"state": self.controller.state(), "effects": effects}
+
+    def _key(self, request):
+        hold = request.get("hold", False)
+        if not isinstance(hold, bool):
+            raise RequestError("bad_args", "hold must be true or false")
+        key = _str(request["key"], "key")
+        if key not in self.keypad.names:
+            raise RequestError("bad_args", "unknown key %s; keys: %s"
+                               % (dumps(key), " ".join(sorted(self.keypad.names))))
+        try:
+            self.keypad.inject(key, hold)
+        except OverflowError:
+            raise RequestError("busy", "the key queue is full; retry shortly")
+
+    def _screen(self, request):
+        display = self.display
+        fb = binascii.b2a_base64(display.buffer, newline=False).decode()
+        return {"w": display.width, "h": display.height, "fb": fb}
+
+    def _log(self, request):
+        start = _int(request.get("from", 0), "from")
+        most = _int(request.get("max", LOG_PAGE), "max", 1)
+        journal = self.journal
+        return {"records": journal.records(start, min(most, LOG_PAGE), LOG_BYTES),
+                "last_seq": journal.last_seq, "log_epoch": journal.epoch}
+
+    def _ack(self, request):
+        upto = _int(request["upto"], "upto")
+        if upto > self.journal.last_seq:
+            raise RequestError("bad_args", "upto %d is beyond last_seq %d"
+                               % (upto, self.journal.last_seq))
+        self.journal.ack(upto)
+
+    def _roster(self, request):
+        self.controller.roster = list(_names(request["names"], "names", 0))
+
+    def _clock(self, request):
+        self.journal.set_time(_int(request["epoch"], "epoch"))
+
+    # -- events -----------------------------------------------------------------------
+
+    def _on_play(self, seq, state, effects):
+        self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
+
+
+def _reason(exc):
+    return getattr(exc, "reason", None) or str(exc)

@@ -1,0 +1,16 @@
+# Pure game engines, identical on CPython and MicroPython (no machine/asyncio/time imports).
+#   g = new_game("lobo77", ["Ann", "Bob", "Cy"], {"tokens": 3}); g.play("9"); g.undo()
+# Each game lives in a module named after it (lobo77.py, basta.py, ...) with a class Game;
+# modules load on first use, so the board only pays for the games actually played.
+from .engine import GAMES, Illegal, SetupError
+
+
+def new_game(game, players, options=None):
+    """A fresh engine for game (a key of GAMES); SetupError(reason) when it cannot start."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise SetupError("unknown game %s; games: %s" % (game, ", ".join(sorted(GAMES))))
+    try:
+        module = __import__("croupier.rules." + game, None, None, ["Game"])
+    except ImportError as exc:
+        raise SetupError("%s is not available on this device (%s)" % (game, exc))
+    return module.Game(players, options)

@@ -1,0 +1,111 @@
+# Lobo 77 (RULES.md section 1): count up, avoid doublets and 77, pay tokens, swim, get out.
+from .engine import Engine, Illegal, Flag, Number, effect
+from .cards import number
+
+BUST = 77
+DOUBLETS = (11, 22, 33, 44, 55, 66)
+
+# Move kinds returned by _parse.
+NUMBER = 0   # any whole number, "0" and "-10" included
+REVERSE = 1  # "rev"
+TWO = 2      # "2x": the next player owes two cards
+END = 3      # "end": end a two-card turn early
+
+
+class Game(Engine):
+    GAME = "lobo77"
+    OPTIONS = (
+        Number("tokens", 3, 1, 5),
+        Flag("negative_doublets", False),
+        Flag("strict_winner", False),
+    )
+    # starter: seat that opened this round; pair: the turn on now is a two-card turn.
+    FIELDS = Engine.FIELDS + ("tokens", "starter", "pair")
+
+    def _start(self):
+        # Seat 0 deals; the seat on its left (clockwise) opens round 1.
+        self._start_common(1)
+        self.tokens = [self.options["tokens"]] * len(self.names)
+        self.starter = 1
+        self.pair = False
+
+    def _player(self, seat, player):
+        player["tokens"] = self.tokens[seat]
+
+    def _parse(self, card):
+        if card == "2x":
+            if self.pair and self.owed == 2:
+                raise Illegal("the first of two cards cannot be 2x")
+            return card, TWO, 0
+        if card == "rev":
+            return card, REVERSE, 0
+        if card == "end":
+            if not self.pair:
+                raise Illegal("end only cuts a two-card turn short")
+            return card, END, 0
+        return card, NUMBER, number(card)
+
+    def _apply(self, move):
+        card, kind, value = move
+        seat = self.turn
+        effects = []
+        self.total += value
+        if kind == REVERSE:
+            self.dir = -self.dir
+        self._logged(seat, card)
+        if kind == NUMBER and value:  # 0 repeats the total: never a doublet
+            if self.total >= BUST:
+                self._pay(seat, "bust", effects)
+                self._end_round(seat, effects)
+                return effects
+            if self._is_doublet(self.total):
+                self._pay(seat, "doublet", effects)
+                if self._game_won(seat, effects):
+                    return effects
+        self.owed -= 1
+        if kind == END or self.owed == 0 or self.out[seat]:
+            self.turn = self._next(seat, self.dir)
+            self.owed = 2 if kind == TWO else 1
+            self.pair = kind == TWO
+        return effects
+
+    def _is_doublet(self, total):
+        if total < 0 and self.options["negative_doublets"]:
+            total = -total
+        return total in DOUBLETS
+
+    def _pay(self, seat, kind, effects):
+        """One token back to the supply; a swimming player who must pay is out."""
+        effects.append(effect(kind, seat))
+        if self.tokens[seat]:
+            self.tokens[seat] -= 1
+            if not self.tokens[seat]:
+                effects.append(effect("swimming", seat))
+        else:
+            self.out[seat] = True
+            effects.append(effect("eliminated", seat))
+
+    def _game_won(self, seat, effects):
+        """End the game if only one player is left in (or, strict, holds tokens)."""
+        left = [s for s in range(len(self.names)) if not self.out[s]]
+        if self.options["strict_winner"] and len(left) > 1:
+            left = [s for s in left if self.tokens[s]]
+        if len(left) != 1:
+            return False
+        self._finish(left)
+        effects.append(effect("round_end", seat))
+        effects.append(effect("game_end", seat))
+        return True
+
+    def _end_round(self, seat, effects):
+        if self._game_won(seat, effects):
+            return
+        effects.append(effect("round_end", seat))
+        # The previous starter deals; the next seat still in, clockwise, opens.
+        self.starter = self._next(self.starter, 1)
+        self.round += 1
+        self.total = 0
+        self.dir = 1
+        self.turn = self.starter
+        self.owed = 1
+        self.pair = False

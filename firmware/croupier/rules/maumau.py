@@ -1,0 +1,317 @@
+# Mau-Mau (RULES.md section 3): an optional card tracker (turn, direction, skips, the draw-2
+# stack, the wished suit, the ace's extra card) and the score pad (negative hand points,
+# elimination at the limit, joining and leaving between rounds; the last player in wins).
+from .engine import Engine, Illegal, Flag, Number, Choice, SetupError, check_players, effect
+from .cards import number, seat_argument, shown
+
+HAND = 7  # cards dealt to each player
+SUITS = ("h", "d", "s", "c")
+NUMBERS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
+PLAIN = ("2", "3", "4", "5", "6", "10", "Q", "K")  # ranks without an action
+# Points of a card left in hand, per preset (RULES.md 3.2); 2-10 count their face value.
+POINTS = {
+    "default": {"J": 20, "Q": 10, "K": 10, "A": 11},
+    "skat": {"J": 2, "Q": 3, "K": 4, "A": 11},
+}
+PLAY = "play"    # phase: cards are (optionally) tracked until someone goes out
+COUNT = "count"  # phase: the other players' hand points are entered
+
+# Move kinds returned by _parse.
+CARD = 0    # a rank without action (or the ace, see EXTRA)
+SEVEN = 1   # "7": the next player draws 2 more
+EIGHT = 2   # "8": the next player is skipped
+NINE = 3    # "9": direction reverses
+JACK = 4    # "J:x": wild, wishes suit x
+EXTRA = 5   # "A": the same player plays one more card or draws one
+DRAW = 6    # "draw"
+FORGOT = 7  # "forgot:S": S did not announce the second-to-last card and draws 2
+OUT = 8     # "out:S" / "out:S:J": S went out (untracked play)
+HANDPTS = 9  # "hand:S:N" / "hand:S:K,7,A": points left in S's hand
+JOIN = 10   # "join:Name"
+LEAVE = 11  # "leave:S"
+
+ACTIONS = {"7": SEVEN, "8": EIGHT, "9": NINE, "A": EXTRA}
+
+
+def card_points(rank, preset):
+    """Points of one card of rank ("2".."10", "J", "Q", "K", "A") left in hand."""
+    if rank in preset:
+        return preset[rank]
+    if rank in NUMBERS:
+        return int(rank)
+    raise Illegal("unknown card %s in a hand; ranks are 2-10, J, Q, K, A" % shown(rank))
+
+
+class Game(Engine):
+    GAME = "maumau"
+    OPTIONS = (
+        Number("limit", -100, -999, -1),
+        Choice("points", "default", ("default", "skat")),
+        Flag("jack_finish_doubles", False),
+    )
+    # names grows when a player joins; hand: cards tracked per seat; counted: hand points
+    # entered this round (-1 not yet); going: seat that went out (-1 none); draw: cards the
+    # player on turn must draw (stacked 7s); started: a card was entered this round.
+    FIELDS = Engine.FIELDS + ("names", "score", "left", "hand", "counted", "phase", "going",
+                              "jack_out", "draw", "suit", "starter", "started")
+
+    def _start(self):
+        self.founders = list(self.names)  # setup() names the players the game began with
+        self._start_common(0)
+        self.total = None
+        count = len(self.names)
+        self.score = [0] * count
+        self.left = [False] * count
+        self.hand = [HAND] * count
+        self.counted = [-1] * count
+        self.starter = 0
+        self._deal()
+
+    def setup(self):
+        info = Engine.setup(self)
+        info["players"] = list(self.founders)
+        return info
+
+    def state(self):
+        state = Engine.state(self)
+        state["phase"] = self.phase
+        state["draw"] = self.draw
+        state["suit"] = self.suit
+        return state
+
+    def _player(self, seat, player):
+        player["score"] = self.score[seat]
+        player["left"] = self.left[seat]
+        player["hand"] = self.hand[seat]
+        player["counted"] = None if self.counted[seat] < 0 else self.counted[seat]
+
+    # --- reading inputs ---------------------------------------------------------------
+    def _parse(self, card):
+        if card[:5] == "join:":
+            return self._parse_join(card)
+        if card[:6] == "leave:":
+            seat = self._active_seat(card, "leave:")
+            self._between_rounds("leave")
+            return card, LEAVE, seat
+        if self.phase == COUNT:
+            if card[:5] != "hand:":
+                raise Illegal("enter the hand points of every player first: hand:S:N")
+            return self._parse_hand(card)
+        if card[:5] == "hand:":
+            raise Illegal("hand points are entered when somebody has gone out")
+        if self.going >= 0 and card != "draw":
+            raise Illegal("%s went out on a 7: %s draws %d to end the round"
+                          % (self.names[self.going], self.names[self.turn], self.draw))
+        if card == "draw":
+            return card, DRAW, None
+        if card[:7] == "forgot:":
+            return card, FORGOT, self._active_seat(card, "forgot:")
+        if card[:4] == "out:":
+            return self._parse_out(card)
+        if self.draw and card != "7":
+            raise Illegal("%s must draw %d or answer with a 7" % (self.names[self.turn],
+                                                                  self.draw))
+        if card in ACTIONS:
+            return card, ACTIONS[card], None
+        if card in PLAIN:
+            return card, CARD, None
+        if card[:2] == "J:" and card[2:] in SUITS:
+            return card, JACK, None
+        if card[:1] == "J":
+            raise Illegal("a jack wishes a suit: J:h, J:d, J:s or J:c")
+        raise Illegal("unknown card %s; ranks are 2-10, J:x, Q, K, A, or draw" % shown(card))
+
+    def _parse_out(self, card):
+        text = card
+        jack = card[-2:] == ":J"
+        if jack:
+            text = card[:-2]
+        return card, OUT, (self._active_seat(text, "out:"), jack)
+
+    def _parse_hand(self, card):
+        rest = card[5:]
+        cut = rest.find(":")
+        if cut < 0:
+            raise Illegal("write hand points as hand:S:N or hand:S:K,7,A")
+        seat = self._active_seat(card[:5 + cut], "hand:")
+        if seat == self.going:
+            raise Illegal("%s went out: nothing to count" % self.names[seat])
+        if self.counted[seat] >= 0:
+            raise Illegal("%s's hand is already counted (undo to change it)" % self.names[seat])
+        return card, HANDPTS, (seat, self._hand_points(rest[cut + 1:]))
+
+    def _hand_points(self, text):
+        preset = POINTS[self.options["points"]]
+        if "," in text or text in preset:
+            return sum(card_points(rank, preset) for rank in text.split(","))
+        points = number(text)
+        if points < 0:
+            raise Illegal("hand points are counted without sign: hand:S:23")
+        return points
+
+    def _parse_join(self, card):
+        self._between_rounds("join")
+        name = card[5:]
+        active = [self.names[s] for s in range(len(self.names)) if not self.out[s]]
+        try:
+            check_players(self.GAME, active + [name])
+        except SetupError as exc:
+            raise Illegal(exc.reason)
+        key = name.strip().lower()
+        for other in self.names:
+            if other.strip().lower() == key:
+                raise Illegal("%s already has a seat in this game" % name.strip())
+        return card, JOIN, name
+
+    def _active_seat(self, card, prefix):
+        seat = seat_argument(card, prefix, len(self.names))
+        if self.out[seat]:
+            raise Illegal("%s is out of the game" % self.names[seat])
+        return seat
+
+    def _between_rounds(self, what):
+        if self.phase == COUNT or self.started:
+            raise Illegal("players %s between rounds, before the first card" % what)
+
+    # --- changing the state -----------------------------------------------------------
+    def _apply(self, move):
+        card, kind, value = move
+        if kind == HANDPTS:
+            return self._count(card, value[0], value[1])
+        if kind == JOIN:
+            return self._join(card, value)
+        if kind == LEAVE:
+            return self._leave(card, value)
+        if kind == FORGOT:
+            self.hand[value] += 2
+            self.started = True
+            self._logged(value, card)
+            return []
+        if kind == OUT:
+            self._logged(value[0], card)
+            return self._went_out(value[0], value[1])
+        return self._tracked(card, kind)
+
+    def _tracked(self, card, kind):
+        """A card or draw by the player on turn."""
+        seat = self.turn
+        self.started = True
+        effects = []
+        if kind == DRAW:
+            self.hand[seat] += self.draw or 1
+            self.draw = 0
+            self._logged(seat, card)
+            if self.going >= 0:
+                return self._went_out(self.going, self.jack_out)
+            self.turn = self._next(seat, self.dir)
+            return effects
+        self.hand[seat] = max(0, self.hand[seat] - 1)
+        self.suit = card[2] if kind == JACK else None
+        if kind == SEVEN:
+            self.draw += 2
+        elif kind == NINE:
+            self.dir = -self.dir
+        self._logged(seat, card)
+        if kind != EXTRA or not self.hand[seat]:
+            step = self._next(seat, self.dir)
+            self.turn = self._next(step, self.dir) if kind == EIGHT else step
+        if not self.hand[seat]:
+            if kind == SEVEN:  # the next player draws first, then the round ends
+                self.going = seat
+                self.jack_out = False
+                return effects
+            return self._went_out(seat, kind == JACK)
+        if self.hand[seat] == 1:
+            effects.append(effect("mau", seat))  # remind: announce the last card
+        return effects
+
+    def _went_out(self, seat, jack):
+        self.phase = COUNT
+        self.going = seat
+        self.jack_out = jack
+        self.draw = 0
+        self.owed = 0
+        self.turn = self._uncounted(seat)
+        return [effect("maumau", seat)]
+
+    def _uncounted(self, seat):
+        """The next seat after seat whose hand points are still missing, or -1."""
+        for _ in range(len(self.names)):
+            seat = self._next(seat, 1)
+            if seat != self.going and self.counted[seat] < 0:
+                return seat
+        return -1
+
+    def _count(self, card, seat, points):
+        self.counted[seat] = points
+        self._logged(seat, card)
+        nxt = self._uncounted(self.going)
+        if nxt >= 0:
+            self.turn = nxt
+            return []
+        return self._score_round()
+
+    def _score_round(self):
+        factor = 2 if self.jack_out and self.options["jack_finish_doubles"] else 1
+        effects = []
+        for seat in range(len(self.names)):
+            if self.counted[seat] > 0:
+                self.score[seat] -= factor * self.counted[seat]
+                if self.score[seat] <= self.options["limit"]:
+                    self.out[seat] = True
+                    effects.append(effect("eliminated", seat))
+        effects.append(effect("round_end", self.going))
+        if not self._last_one_in(effects):
+            self.starter = self._next(self.starter, 1)
+            self.round += 1
+            self._deal()
+        return effects
+
+    def _deal(self):
+        """A new round: fresh hands, the starter on turn, nothing pending."""
+        self.phase = PLAY
+        self.going = -1
+        self.jack_out = False
+        self.draw = 0
+        self.suit = None
+        self.started = False
+        self.dir = 1
+        self.owed = 1
+        self.turn = self.starter
+        for seat in range(len(self.names)):
+            self.hand[seat] = 0 if self.out[seat] else HAND
+            self.counted[seat] = -1
+
+    def _last_one_in(self, effects):
+        active = [s for s in range(len(self.names)) if not self.out[s]]
+        if len(active) != 1:
+            return False
+        self._finish(active)
+        effects.append(effect("game_end", active[0]))
+        return True
+
+    def _join(self, card, name):
+        active = [s for s in range(len(self.names)) if not self.out[s]]
+        worst = min(self.score[s] for s in active)
+        self.names.append(name)
+        self.score.append(worst)
+        self.out.append(False)
+        self.left.append(False)
+        self.hand.append(HAND)
+        self.counted.append(-1)
+        seat = len(self.names) - 1
+        self._logged(seat, card)
+        return [effect("joined", seat)]
+
+    def _leave(self, card, seat):
+        self.out[seat] = True
+        self.left[seat] = True
+        self.hand[seat] = 0
+        self._logged(seat, card)
+        effects = [effect("left", seat)]
+        if self._last_one_in(effects):
+            return effects
+        if self.starter == seat:
+            self.starter = self._next(seat, 1)
+            self.turn = self.starter
+        return effects

@@ -1,0 +1,25 @@
+"""Per-game screen modules: one module per game, named after the rules engine.
+
+A game module describes what differs between games on screen; the screens themselves are
+shared. It defines:
+  NAME        the rules engine's name of the game
+  FIRST       the setup step that picks seat 0: "deals" or "starts" (the list is rotated so
+              the chosen player becomes seat 0; the seat order stays clockwise)
+  LABELS      option name -> short label (the options themselves, their values and
+              defaults come from the rules engine's OPTIONS)
+  PAGES       soft-key pages: each three (label, action); an action is a card, MORE (next
+              page), or a card prefix ending in ":" that asks for a seat ("dbl:")
+  EMPTY_OK    card played by `ok` with nothing typed (Lobo's "end" of a 2x turn) or None
+  badge(p)    one character after a player's name: tokens, penalties, "~" swimming
+  marked(p)   True for a mark under the player's chip (a double lying in front of them)
+  TEXTS       effect kind -> (title, line with {} for the player's name)
+Adding a game (maumau, factors, duo) = adding its module and a line to MENU.
+"""
+# (game, title) in menu order: the games that have a screen module. The menu lists those
+# the rules registry knows, without loading any module.
+MENU = (("lobo77", "Lobo 77"), ("basta", "BASTA 50"))
+MORE = "more"
+
+
+def load(name):
+    return __import__("croupier.ui.games." + name, None, None, (name,))

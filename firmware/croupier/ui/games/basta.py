@@ -1,0 +1,23 @@
+"""BASTA on screen: penalties per player; five action cards on two soft-key pages."""
+from croupier.ui.games import MORE
+
+NAME = "basta"
+FIRST = "starts"
+LABELS = {"limit": "limit"}
+PAGES = (
+    (("basta", "basta"), ("-5", "-5"), ("more", MORE)),
+    (("dbl", "dbl:"), ("swap", "swap:"), ("rev", "rev")),
+)
+EMPTY_OK = None
+TEXTS = {
+    "bust": ("OVER 50", "{} takes a penalty"),
+    "eliminated": ("OUT", "{} is out"),
+}
+
+
+def badge(p):
+    return "x" if p["out"] else str(p["penalties"])
+
+
+def marked(p):
+    return p["double"]

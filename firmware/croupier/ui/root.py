@@ -1,0 +1,193 @@
+"""The UI as a whole: which screen is up, announcements over it, error messages, tunes.
+
+Knows nothing of asyncio: the app feeds it keys (`key`) and the time in ticks_ms (`tick`),
+and draws it
+(`draw`) whenever `on_change` was called. Inputs from the serial link reach it through the
+controller's subscription, so they are announced exactly like keypad inputs.
+"""
+import sys
+from time import ticks_diff
+
+import croupier
+from croupier.ui import draw, games
+
+SPLASH_MS = 1200
+ERROR_MS = 2000
+SHORT_MS = 1500  # doublet, bust, swimming, eliminated; round end and game over stay
+# Screen modules load when needed and are dropped when the player moves on: on a 64 KB heap
+# the play screen and the setup screens cannot both stay loaded. Other games' screen
+# modules go too.
+PLAY = ("play", "announce")
+OFF_PLAY = ("setup", "history", "menu")
+
+
+def _drop_modules(package_name, names):
+    package = sys.modules[package_name]
+    for name in names:
+        if sys.modules.pop(package_name + "." + name, None) is not None:
+            package.__dict__.pop(name, None)
+
+
+class Splash:
+    def __init__(self, ui):
+        self.ui = ui
+
+    def key(self, k, hold):
+        self.ui.home()  # any key skips the splash
+
+    def draw(self, fb):
+        draw.text2x(fb, "CROUPIER", 14)
+        draw.text_center(fb, "v" + croupier.VERSION, 38)
+
+
+class Ui:
+    def __init__(self, controller, buzzer, on_change=None):
+        self.controller, self.buzzer = controller, buzzer
+        self.on_change = on_change or (lambda: None)
+        self.screen = None
+        self.news = []  # queued announcements, the first one on screen
+        self.news_since = 0
+        self.message = None  # the reason of the last refusal, shown for ERROR_MS
+        self.message_since = 0
+        self.now = 0
+        self.splash_since = None
+        self.playing = False
+        self._tuned = False  # a tune already answers the current key
+        self._game_module = None
+        controller.subscribe(self._on_input)
+
+    # --- navigation -----------------------------------------------------------------------
+    def show(self, screen):
+        self.screen = screen
+        self.on_change()
+
+    def splash(self, now):
+        self.now = self.splash_since = now
+        self.playing = False
+        self.show(Splash(self))
+        self.buzzer.play("boot")
+
+    def home(self):
+        """The game in progress exactly where it was, else the game menu."""
+        self.splash_since = None
+        if self.controller.game is not None and not self.controller.game.state()["over"]:
+            self.show_game()
+        else:
+            self.new_game()
+
+    def show_game(self):
+        name = self.controller.game.state()["game"]
+        self.screen = None
+        _drop_modules("croupier.ui", OFF_PLAY)
+        _drop_modules("croupier.ui.games", [g for g, _ in games.MENU if g != name])
+        from croupier.ui.play import Play
+
+        self._game_module = games.load(name)
+        self.playing = True
+        self.show(Play(self, self._game_module))
+
+    def _leave_play(self):
+        self.playing = False
+        self.screen = None
+        _drop_modules("croupier.ui", PLAY)
+
+    def new_game(self):
+        self._leave_play()
+        from croupier.ui.setup import Setup
+
+        back = self.show_game if self.controller.game is not None else None
+        Setup(self, back).start()
+
+    def play_menu(self):
+        self._leave_play()
+        from croupier.ui.menu import ListScreen
+
+        items = ("History", "New game", "Back to game")
+        self.show(ListScreen(self, "Menu", len(items), lambda i: items[i],
+                             self._menu_pick, self.show_game))
+
+    def _menu_pick(self, i):
+        from croupier.ui.history import History
+        from croupier.ui.menu import Confirm
+
+        if i == 0:
+            self.show(History(self, self.show_game))
+        elif i == 1 and self.controller.unfinished():
+            self.show(Confirm(self, ("Abandon the", "game in play?"), self.new_game,
+                              self.show_game))
+        elif i == 1:
+            self.new_game()
+        else:
+            self.show_game()
+
+    # --- input ----------------------------------------------------------------------------
+    def key(self, k, hold):
+        """One logical key. A click answers it unless a refusal or an effect tune does."""
+        self._tuned = False
+        if not self.news:
+            self.screen.key(k, hold)
+        elif self._dismiss(k):
+            self.screen.key(k, hold)
+        if not self._tuned:
+            self.buzzer.play("click")
+        self.on_change()
+
+    def _dismiss(self, k):
+        """A key closes every announcement (the play screen shows where the game stands);
+        True when the key goes on to the game, so fast typing loses nothing."""
+        self.news = []
+        return k != "ok" and k != "menu" and self.playing
+
+    def error(self, reason):
+        self.message, self.message_since = reason, self.now
+        self.buzzer.play("error")
+        self._tuned = True
+
+    def tick(self, now):
+        """Time passes: the splash ends, short news and error messages expire."""
+        self.now = now
+        if self.splash_since is not None and ticks_diff(now, self.splash_since) >= SPLASH_MS:
+            self.home()
+        if self.news and not self.news[0].sticky and ticks_diff(now, self.news_since) >= SHORT_MS:
+            self.news.pop(0)
+            if self.news:
+                self._announce_first()
+            self.on_change()
+        if self.message and ticks_diff(now, self.message_since) >= ERROR_MS:
+            self.message = None
+            self.on_change()
+
+    def effect_text(self, kind):
+        from croupier.ui.announce import effect_text
+
+        return effect_text(self._game_module.TEXTS, kind)
+
+    def _on_input(self, seq, state, effects):
+        if seq == self.controller.game_id:
+            self.show_game()  # a new game (from the keypad or the link) starts here
+        from croupier.ui.announce import build
+
+        queued = build(games.load(state["game"]).TEXTS, state, effects)
+        if queued:
+            first = not self.news
+            self.news.extend(queued)
+            if first:
+                self._announce_first()
+        self.on_change()
+
+    def _announce_first(self):
+        self.news_since = self.now
+        self.buzzer.play(self.news[0].tune)
+        self._tuned = True
+
+    # --- drawing --------------------------------------------------------------------------
+    def draw(self, fb):
+        fb.fill(0)
+        (self.news[0] if self.news else self.screen).draw(fb)
+        if self.message:
+            lines = draw.wrap(self.message, 16)[:3]
+            top = 30 - 5 * len(lines)
+            fb.fill_rect(0, top - 3, draw.W, 10 * len(lines) + 5, 0)
+            fb.rect(0, top - 3, draw.W, 10 * len(lines) + 5, 1)
+            for i, line in enumerate(lines):
+                draw.text_center(fb, line, top + 10 * i)

@@ -1,0 +1,107 @@
+"""Setting up a game with the keypad alone: game, players, names, options, who deals.
+
+Fastest path for a 4-player game with default options: the game's digit, then `ok` four
+times (count, names, options, dealer). Names come from the roster the host pushed, else
+P1..Pn; pressing a seat's digit cycles its name through the unused roster names.
+"""
+from croupier.rules import GAMES, SetupError
+from croupier.ui import games
+from croupier.ui.menu import ListScreen, NumberPrompt
+
+DEFAULT_PLAYERS = 4
+
+
+def option_specs(name):
+    """The rules engine's option specs (Flag / Number / Choice) of a game."""
+    return __import__("croupier.rules." + name, None, None, ("Game",)).Game.OPTIONS
+
+
+def choices(spec):
+    """The values setup cycles through for one option spec."""
+    if hasattr(spec, "values"):
+        return spec.values
+    if hasattr(spec, "low"):
+        return range(spec.low, spec.high + 1)
+    return (False, True)
+
+
+def option_text(value):
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)
+
+
+class Setup:
+    def __init__(self, ui, back):
+        self.ui, self.back = ui, back
+        self.offered = [g for g in games.MENU if g[0] in GAMES]
+        self.game = None
+
+    def start(self):
+        self.ui.show(ListScreen(self.ui, "New game", len(self.offered),
+                                lambda i: self.offered[i][1],
+                                self._game_picked, self.back))
+
+    def _game_picked(self, i):
+        self.name = self.offered[i][0]
+        self.game = games.load(self.name)
+        self.low, self.high = GAMES[self.name]
+        self.specs = option_specs(self.name)
+        self.options = {}
+        for spec in self.specs:
+            self.options[spec.name] = spec.default
+        self._ask_count()
+
+    def _ask_count(self):
+        default = min(max(DEFAULT_PLAYERS, self.low), self.high)
+        self.ui.show(NumberPrompt(self.ui, "Players", self.low, self.high, default,
+                                  self._count_picked, self.start))
+
+    def _count_picked(self, n):
+        roster = self.ui.controller.roster
+        self.players = [roster[i] if i < len(roster) else "P%d" % (i + 1) for i in range(n)]
+        self.ui.show(ListScreen(self.ui, "Names  # ok", n, lambda i: self.players[i],
+                                self._next_name, self._ask_count, ok=self._ask_options))
+
+    def _next_name(self, seat):
+        """Give this seat the next name of roster + its default that nobody else has."""
+        pool = list(self.ui.controller.roster) + ["P%d" % (seat + 1)]
+        current = self.players[seat]
+        start = pool.index(current) + 1 if current in pool else 0
+        for step in range(len(pool)):
+            name = pool[(start + step) % len(pool)]
+            if name not in self.players:
+                self.players[seat] = name
+                return
+        self.ui.error("no other name")
+
+    def _ask_options(self):
+        specs, labels = self.specs, self.game.LABELS
+        if not specs:
+            self._ask_first()
+            return
+        self.ui.show(ListScreen(
+            self.ui, "Options  # ok", len(specs),
+            lambda i: "%s: %s" % (labels[specs[i].name], option_text(self.options[specs[i].name])),
+            self._cycle_option, lambda: self._count_picked(len(self.players)),
+            ok=self._ask_first))
+
+    def _cycle_option(self, i):
+        name = self.specs[i].name
+        values = choices(self.specs[i])
+        at = list(values).index(self.options[name])
+        self.options[name] = values[(at + 1) % len(values)]
+
+    def _ask_first(self):
+        self.ui.show(ListScreen(self.ui, "Who %s?" % self.game.FIRST, len(self.players),
+                                lambda i: self.players[i], self._start_game,
+                                self._ask_options))
+
+    def _start_game(self, first):
+        seated = self.players[first:] + self.players[:first]  # clockwise order kept
+        try:
+            self.ui.controller.new(self.name, seated, self.options)
+        except SetupError as e:
+            self.ui.error(e.reason)

@@ -1,0 +1,2 @@
+import croupier.app
+croupier.app.run()

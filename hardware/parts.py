@@ -1,0 +1,53 @@
+"""The parts wired to the DevKitC: their connector pins in order and their power wiring.
+
+pins.json says which GPIO goes to which part pin; this adds what pins.json leaves out
+(power and ground), so the drawings can show every wire a maker has to solder or plug.
+Board pins are named as devkitc.py names them (Wokwi names, e.g. "GND.2").
+"""
+from hardware.devkitc import wokwi_pin
+from hardware.pinmap import PinMapError
+
+PARTS = {
+    "SSD1306 OLED": {
+        "title": '0.96" SSD1306 OLED 128x64, I2C',
+        # Header order of most modules; some swap VCC and GND: read the silkscreen.
+        "pins": ("GND", "VCC", "SCL", "SDA"),
+        "power": {"GND": "GND.2", "VCC": "3V3"},
+    },
+    "4x4 keypad": {
+        "title": "4x4 membrane keypad",
+        # Ribbon pins 1-8, left to right with the keys facing you.
+        "pins": ("R1", "R2", "R3", "R4", "C1", "C2", "C3", "C4"),
+        "power": {},
+    },
+    "passive piezo buzzer": {
+        "title": "buzzer driver (on perfboard)",
+        "pins": ("+ (via NPN base resistor)", "V+", "GND"),
+        "power": {"V+": "3V3", "GND": "GND.3"},
+    },
+}
+
+
+def known(table, name, where):
+    """table[name] for a part named in pins.json, or a PinMapError naming what lacks it."""
+    try:
+        return table[name]
+    except KeyError:
+        raise PinMapError("pins.json names a part %s does not know: %r" % (where, name)) from None
+
+
+def part(name):
+    return known(PARTS, name, "the drawings")
+
+
+def connections(pinmap):
+    """Every wire as (board pin, part, part pin, signal or None for power), in a stable order."""
+    wires = []
+    for s in pinmap.signals:
+        if s["part_pin"] not in part(s["part"])["pins"]:
+            raise PinMapError("%s: %r has no pin %r" % (s["signal"], s["part"], s["part_pin"]))
+        wires.append((wokwi_pin(s["gpio"]), s["part"], s["part_pin"], s["signal"]))
+    for name in pinmap.parts():
+        for part_pin, board_pin in sorted(part(name)["power"].items()):
+            wires.append((board_pin, name, part_pin, None))
+    return wires

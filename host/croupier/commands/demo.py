@@ -1,0 +1,117 @@
+"""`croupier demo`: a Lobo 77 and a BASTA game played on a fresh virtual board, end to end.
+
+The games are scripted: seeded, reproducible card sequences (also used by tests and benches).
+Cards are drawn from a deck-like mix; now and then a card that costs a token is preferred, so
+a game ends after a few dozen cards instead of hundreds.
+"""
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from croupier.commands.common import progress_bar, reports_errors
+from croupier.rules import Illegal, new_game
+
+HELP = "play a Lobo 77 and a BASTA game on a fresh virtual board, sync them, show standings and charts"
+LOBO_PLAYERS = ["Ana", "Ben", "Cleo", "Dev"]
+BASTA_PLAYERS = ["Ana", "Ben", "Cleo"]
+SEED = 7
+
+DECKS = {
+    "lobo77": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "10", "10", "0", "-10", "2x", "rev",
+               "11", "22", "33", "44", "55", "66"],
+    "basta": ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "0", "rev", "basta", "-5"],
+}
+PENALTIES = ("doublet", "bust")
+MAX_CARDS = 2000
+
+
+def script_game(game, players, options=None, seed=0, eagerness=0.5):
+    """The list of cards of one complete game, the same for the same arguments."""
+    rng = random.Random(seed)
+    engine = new_game(game, players, options)
+    deck = DECKS[game]
+    cards = []
+    while not engine.state()["over"]:
+        if len(cards) >= MAX_CARDS:
+            raise RuntimeError("%s did not end within %d cards" % (game, MAX_CARDS))
+        legal = []
+        for card in rng.sample(deck, len(deck)):
+            try:
+                _, effects = engine.peek(card)
+            except Illegal:
+                continue
+            legal.append((any(e["kind"] in PENALTIES for e in effects), card))
+        costly = [card for cost, card in legal if cost]
+        card = costly[0] if costly and rng.random() < eagerness else legal[0][1]
+        engine.play(card)
+        cards.append(card)
+    return cards
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def add_arguments(parser):
+    parser.add_argument("--dir", metavar="FOLDER", help="where to put the database and pictures (default: a new temp folder)")
+
+
+def play_through_link(link, game, players, cards):
+    """Set the game up on the board and play `cards`, checking every answer against the rules."""
+    from croupier.link import LinkError
+
+    link.call("new", game=game, players=players)
+    reference = new_game(game, players)
+    with progress_bar("playing %s" % game, total=len(cards)) as update:
+        for number, card in enumerate(cards, 1):
+            state = link.call("play", card=card)["state"]
+            reference.play(card)
+            if state != reference.state():
+                raise LinkError("the board and the rules engine disagree after card %d (%s)" % (number, card))
+            update(number)
+    return state
+
+
+def _fresh_folder(folder):
+    if folder is None:
+        return Path(tempfile.mkdtemp(prefix="croupier-demo-"))
+    folder = Path(folder)
+    if (folder / "croupier.sqlite3").exists():
+        raise ValueError("%s already holds a demo database: choose another --dir" % folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@reports_errors
+def run(args):
+    from croupier import plots
+    from croupier.commands.screenshot import save_screen
+    from croupier.commands.standings import print_standings
+    from croupier.commands.sync import sync_with_progress
+    from croupier.link import connect
+    from croupier.stats import finished, standings
+    from croupier.store import Store
+
+    folder = _fresh_folder(args.dir)
+    print("demo folder: %s" % folder)
+    started = time.monotonic()
+    with Store(folder / "croupier.sqlite3") as store:
+        print("starting a virtual board (the real firmware on MicroPython's unix port)...")
+        with connect("sim", timeout=5.0) as link:
+            hello = link.hello()
+            print("board %s answers: firmware %s, device %s" % (hello["board"], hello["fw"], hello["device"]))
+            link.call("roster", names=LOBO_PLAYERS)
+            play_through_link(link, "lobo77", LOBO_PLAYERS, script_game("lobo77", LOBO_PLAYERS, seed=SEED))
+            play_through_link(link, "basta", BASTA_PLAYERS, script_game("basta", BASTA_PLAYERS, seed=SEED))
+            report = sync_with_progress(link, store)
+            screen = save_screen(link, folder / "final-screen.png")
+        for line in report.lines():
+            print(line)
+        games = store.games()
+        print_standings(finished(games))
+        chart = plots.standings_chart(standings(finished(games)), folder / "standings.png")
+        lobo_chart = plots.game_chart(games[0], folder / "lobo77-game.png")
+    print("database:     %s" % store.path)
+    print("final screen: %s" % screen)
+    print("charts:       %s, %s" % (chart, lobo_chart))
+    print("done in %.1f s; try: croupier standings --db %s" % (time.monotonic() - started, store.path))
+    return 1 if report.refused else 0

@@ -1,0 +1,53 @@
+"""`croupier export`: the games for a spreadsheet (CSV, one row per player per game) or a program (JSON)."""
+import csv
+import json
+import sys
+
+from croupier.cli import add_db_option
+from croupier.commands.common import open_store, reports_errors
+from croupier.commands.games import game_ref
+
+HELP = "export games as CSV (a row per player per game) or JSON (games with results and journal records)"
+CSV_GAME_COLUMNS = ("device", "log_epoch", "game_id", "game", "status", "started", "ended")
+CSV_PLAYER_COLUMNS = ("seat", "name", "won", "tokens_lost", "doublets", "busts", "eliminated")
+
+
+def add_arguments(parser):
+    add_db_option(parser)
+    parser.add_argument("--format", choices=("csv", "json"), default="csv")
+    parser.add_argument("--out", metavar="FILE", help="write here instead of standard output")
+
+
+def write_csv(games, out):
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_GAME_COLUMNS + CSV_PLAYER_COLUMNS)
+    for g in games:
+        for p in g["players"]:
+            writer.writerow([g[c] for c in CSV_GAME_COLUMNS] + [p[c] for c in CSV_PLAYER_COLUMNS])
+
+
+def write_json(games, store, out):
+    doc = []
+    for g in games:
+        entry = dict(g, id=game_ref(g), records=store.records(g["device"], g["log_epoch"], g["game_id"]))
+        doc.append(entry)
+    json.dump({"games": doc}, out, indent=1, sort_keys=True)
+    out.write("\n")
+
+
+@reports_errors
+def run(args):
+    with open_store(args) as store:
+        games = store.games()
+        out = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
+        try:
+            if args.format == "csv":
+                write_csv(games, out)
+            else:
+                write_json(games, store, out)
+        finally:
+            if args.out:
+                out.close()
+    if args.out:
+        print("%d game(s) written to %s" % (len(games), args.out), file=sys.stderr)
+    return 0

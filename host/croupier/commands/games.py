@@ -1,0 +1,39 @@
+"""`croupier games`: every game in the database, oldest first, with its number for `plot game N`."""
+import time
+
+from croupier.cli import add_db_option
+from croupier.commands.common import open_store, print_table, reports_errors
+
+HELP = "list the games in the database"
+
+
+def add_arguments(parser):
+    add_db_option(parser)
+    parser.add_argument("--status", choices=("over", "playing", "abandoned"), help="only games in this state")
+
+
+def when(epoch):
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch)) if epoch else "?"
+
+
+def game_ref(game):
+    """The stable name of a game: device:log_epoch:game_id."""
+    return "%s:%s:%s" % (game["device"], game["log_epoch"], game["game_id"])
+
+
+@reports_errors
+def run(args):
+    with open_store(args) as store:
+        games = store.games()
+    rows = []
+    for number, g in enumerate(games, 1):
+        if args.status and g["status"] != args.status:
+            continue
+        players = ", ".join(p["name"] + ("*" if p["won"] else "") for p in g["players"])
+        rows.append((number, when(g["started"]), g["game"], players, g["status"],
+                     len(g["timeline"]["points"]) - 1, game_ref(g)))
+    if not rows:
+        print("no games in %s yet (run `croupier sync`)" % store.path)
+        return 0
+    print_table("Games (* = winner)", ["#", "started", "game", "players", "status", "cards", "id"], rows)
+    return 0

@@ -1,0 +1,25 @@
+"""`croupier stats`: how the games go, per game type."""
+from croupier.cli import add_db_option
+from croupier.commands.common import open_store, print_table, reports_errors
+
+HELP = "per game type: games played, finished, abandoned; cards, rounds, doublets and busts per game"
+
+
+def add_arguments(parser):
+    add_db_option(parser)
+
+
+@reports_errors
+def run(args):
+    from croupier.stats import by_game_type
+
+    with open_store(args) as store:
+        rows = by_game_type(store.games())
+    if not rows:
+        print("no games in %s yet (run `croupier sync`)" % store.path)
+        return 0
+    print_table("Games by type (averages per finished game)",
+                ["game", "played", "finished", "abandoned", "cards", "rounds", "doublets", "busts"],
+                [(r["game"], r["played"], r["over"], r["abandoned"], "%.1f" % r["cards"], "%.1f" % r["rounds"],
+                  "%.1f" % r["doublets"], "%.1f" % r["busts"]) for r in rows])
+    return 0

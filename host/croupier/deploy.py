@@ -1,0 +1,205 @@
+"""Put the firmware onto a board: only the files whose hash differs, verified, then a reset.
+
+Everything on the board goes through stock `mpremote` (a subprocess, as a user would run it);
+MicroPython itself is written with `esptool`.
+"""
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from croupier.link import LinkError
+
+MPREMOTE_TIMEOUT = 120  # seconds for one mpremote run (a full copy over 115200 baud fits)
+DIR_FLAG = 0x4000       # stat mode bit of a directory on MicroPython
+
+# Prints "=path sha256" for every file under the given top-level names (files or folders).
+_HASH_SCRIPT = """
+import os, hashlib, binascii
+_b = bytearray(512)
+def _h(p):
+    d = hashlib.sha256()
+    with open(p, 'rb') as f:
+        while True:
+            n = f.readinto(_b)
+            if not n:
+                break
+            d.update(memoryview(_b)[:n])
+    return binascii.hexlify(d.digest()).decode()
+def _walk(p):
+    try:
+        mode = os.stat(p)[0]
+    except OSError:
+        return
+    if mode & %d:
+        for e in list(os.ilistdir(p)):
+            _walk(p + '/' + e[0])
+    else:
+        print('=' + p + ' ' + _h(p))
+for _t in %r:
+    _walk(_t)
+"""
+
+# Creates folders and removes stale files before the copies.
+_PREPARE_SCRIPT = """
+import os
+for _d in %r:
+    try:
+        os.mkdir(_d)
+    except OSError:
+        pass
+for _f in %r:
+    os.remove(_f)
+"""
+
+
+class DeployError(LinkError):
+    pass
+
+
+class Mpremote:
+    """Runs `mpremote connect PORT ...` chains against one board."""
+
+    def __init__(self, port):
+        self.port = port
+
+    def command(self, *chain):
+        return [sys.executable, "-m", "mpremote", "connect", self.port, *chain]
+
+    def run(self, *chain, on_line=None, timeout=MPREMOTE_TIMEOUT):
+        """Run one chain; returns stdout. `on_line(line)` sees each output line as it comes."""
+        proc = subprocess.Popen(self.command(*chain), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, text=True, bufsize=1)
+        deadline = time.monotonic() + timeout
+        lines = []
+        try:
+            for line in proc.stdout:
+                lines.append(line)
+                if on_line:
+                    on_line(line)
+                if time.monotonic() > deadline:
+                    raise subprocess.TimeoutExpired(proc.args, timeout)
+            proc.wait(timeout=max(1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise DeployError("mpremote on %s took longer than %d s" % (self.port, timeout))
+        out = "".join(lines)
+        if proc.returncode != 0:
+            raise DeployError("mpremote on %s failed (exit %d):\n%s" % (self.port, proc.returncode, out.strip()[-2000:]))
+        return out
+
+    def hashes(self, tops):
+        """{path: sha256 hex} of every file on the board under the top-level names `tops`."""
+        out = self.run("exec", _HASH_SCRIPT % (DIR_FLAG, sorted(tops)))
+        found = {}
+        for line in out.splitlines():
+            if line.startswith("="):
+                path, _, digest = line[1:].rpartition(" ")
+                found[path] = digest
+        return found
+
+
+def plan(wanted, present):
+    """(files to copy, stale files to remove, unchanged count) from {path: hash} maps."""
+    copy = sorted(p for p, h in wanted.items() if present.get(p) != h)
+    stale = sorted(p for p in present if p not in wanted)
+    return copy, stale, len(wanted) - len(copy)
+
+
+def _folders(paths):
+    """Every folder the paths live in, parents first."""
+    folders = set()
+    for p in paths:
+        parts = p.split("/")[:-1]
+        folders.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return sorted(folders, key=lambda f: (f.count("/"), f))
+
+
+class DeployReport:
+    def __init__(self):
+        self.copied, self.removed, self.unchanged, self.hello = [], [], 0, None
+
+
+def deploy(port, staging: Path, manifest: dict, progress=None, link_timeout=10.0):
+    """Copy what differs from `manifest` ({path: sha256}) out of `staging`, verify, reset, hello.
+
+    `progress(kind, done, total)` is told about copying as files go over.
+    """
+    from croupier.link import Link, open_serial
+
+    mp = Mpremote(port)
+    tops = {p.split("/")[0] for p in manifest}
+    report = DeployReport()
+    copy, stale, report.unchanged = plan(manifest, mp.hashes(tops))
+    if progress:
+        progress("copy", 0, len(copy))
+    if copy or stale:
+        chain = ["exec", _PREPARE_SCRIPT % (_folders(copy), stale)]
+        for rel in copy:
+            chain += ["+", "fs", "cp", "-f", str(staging / rel), ":" + rel]
+        done = []
+
+        def seen(line):
+            if line.startswith("cp "):
+                done.append(line)
+                if progress:
+                    progress("copy", len(done), len(copy))
+
+        mp.run(*chain, on_line=seen)
+        report.copied, report.removed = copy, stale
+    after = mp.hashes(tops)
+    wrong = sorted(set(after) ^ set(manifest) | {p for p in manifest if after.get(p) != manifest[p]})
+    if wrong:
+        raise DeployError("after copying, the board's files differ from the build: %s" % ", ".join(wrong))
+    mp.run("reset")
+    serial_port = open_serial(port)
+    try:
+        report.hello = Link(serial_port, timeout=link_timeout).hello()
+    finally:
+        serial_port.close()
+    return report
+
+
+# -- MicroPython itself ----------------------------------------------------------------------
+CHIP_OFFSETS = {"ESP32": 0x1000, "ESP32-S2": 0x0, "ESP32-S3": 0x0, "ESP32-C3": 0x0, "ESP32-C6": 0x0}
+
+
+def chip_offset(chip: str) -> int:
+    """Where MicroPython's image starts in flash on this chip."""
+    try:
+        return CHIP_OFFSETS[chip.upper()]
+    except KeyError:
+        raise DeployError("unsupported chip %r (known: %s)" % (chip, ", ".join(sorted(CHIP_OFFSETS)))) from None
+
+
+def _esptool(*args, timeout=300):
+    proc = subprocess.run([sys.executable, "-m", "esptool", *args], capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise DeployError("esptool %s failed:\n%s" % (args[-1] if args else "", (proc.stdout + proc.stderr).strip()[-2000:]))
+    return proc.stdout
+
+
+def detect_chip(port) -> str:
+    out = _esptool("--port", port, "chip_id", timeout=60)
+    match = re.search(r"Detecting chip type\.*\s*(ESP32[-\w]*)", out) or re.search(r"Chip (?:is|type:)\s*(ESP32(?:-[SCH]\d)?)", out)
+    if not match:
+        raise DeployError("esptool did not say which chip is on %s:\n%s" % (port, out.strip()[-500:]))
+    return match.group(1).upper()
+
+
+def unsynced_records(link, store) -> int:
+    """How many journal records on the board the database does not hold yet."""
+    info = link.hello()
+    synced = store.synced_upto(info["device"], info["log_epoch"])
+    return max(0, (info.get("last_seq") or 0) - (synced or 0))
+
+
+def write_micropython(port, image: Path, chip=None):
+    """Erase the flash and write a MicroPython image at the chip's offset; returns the chip."""
+    chip = chip or detect_chip(port)
+    offset = chip_offset(chip)
+    _esptool("--chip", chip.lower().replace("-", ""), "--port", port, "erase_flash")
+    _esptool("--chip", chip.lower().replace("-", ""), "--port", port, "write_flash", "-z", "0x%x" % offset, str(image))
+    return chip

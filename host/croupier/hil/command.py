@@ -1,0 +1,37 @@
+"""`croupier hil`: run the hardware-in-the-loop suite against a board, with pytest."""
+import os
+
+HELP = "run the hardware-in-the-loop test suite (default: on a fresh virtual board)"
+
+
+def add_arguments(parser):
+    parser.add_argument("--port", help="a real board: device path or pyserial URL (default: a fresh virtual board)")
+    parser.add_argument("-k", dest="keyword", metavar="EXPR", help="only the tests matching EXPR (as pytest -k)")
+    parser.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
+    parser.add_argument("-v", "--verbose", action="store_true", help="one line per test")
+    parser.add_argument("--transcripts", metavar="DIR", help="save the serial transcripts here (default: a temp dir)")
+    parser.add_argument("--timeout", type=float, metavar="S", help="deadline of every request and wait (default 5)")
+    parser.add_argument("--firmware", metavar="DIR", help="virtual board only: run this firmware tree")
+    parser.add_argument("--junitxml", metavar="FILE", help="also write a JUnit XML report (for CI)")
+
+
+def pytest_args(args):
+    """The pytest command line for these options: the packaged suite, our plugin, no repo config."""
+    from croupier.hil import PLUGIN, SUITE_DIR
+
+    argv = [str(SUITE_DIR), "-p", PLUGIN, "-p", "no:cacheprovider", "-c", os.devnull,
+            "--rootdir", str(SUITE_DIR), "--strict-markers", "-ra", "-v" if args.verbose else "-q"]
+    options = [("--port", args.port), ("-k", args.keyword), ("--hil-transcripts", args.transcripts),
+               ("--hil-timeout", args.timeout), ("--hil-firmware", args.firmware), ("--junitxml", args.junitxml)]
+    for flag, value in options:
+        if value is not None:
+            argv += [flag, str(value)]
+    if args.exitfirst:
+        argv.append("-x")
+    return argv
+
+
+def run(args):
+    import pytest
+
+    return int(pytest.main(pytest_args(args)))

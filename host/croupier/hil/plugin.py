@@ -1,0 +1,218 @@
+"""pytest plugin: the Croupier board under test as fixtures, the same on a real and a virtual board.
+
+Loaded with `-p croupier.hil.plugin` (as `croupier hil` does). Options:
+  --port URL            a real board (device path or any pyserial URL); default: a fresh
+                        virtual board for the session
+  --hil-transcripts DIR where each test's raw serial transcript is saved (default: a temp dir)
+  --hil-timeout S       deadline of every request and wait (default 5 s)
+  --hil-firmware DIR    virtual board only: run this firmware tree instead of the packaged one
+Fixtures: `device` (the protocol link, croupier.hil.device.Device), `keys`, `screen`,
+`reset`, `vboard` (the virtual board's side channel; needs @pytest.mark.virtual_board).
+"""
+import re
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from croupier.hil.boards import SerialTarget, VirtualTarget
+from croupier.hil.device import Device
+from croupier.hil.screen import Frame
+from croupier.hil.transcript import Transcript
+
+RUN = pytest.StashKey()
+TRANSCRIPT = pytest.StashKey()
+SIDE_CHANNEL = "needs the virtual board's side channel"
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("croupier-hil", "Croupier hardware-in-the-loop")
+    group.addoption("--port", dest="hil_port", metavar="URL",
+                    help="serial port of a real board (device path or pyserial URL); default: a fresh virtual board")
+    group.addoption("--hil-transcripts", metavar="DIR", help="save each test's serial transcript here (default: a temp dir)")
+    group.addoption("--hil-timeout", type=float, default=5.0, metavar="S", help="deadline of every request and wait")
+    group.addoption("--hil-boot-timeout", type=float, default=30.0, metavar="S", help="deadline for the board to boot")
+    group.addoption("--hil-firmware", metavar="DIR", help="virtual board only: firmware tree to run (default: the packaged one)")
+    group.addoption("--hil-heap", default="64k", metavar="SIZE", help="virtual board only: MicroPython heap (default 64k)")
+
+
+class Run:
+    """What the session knows about the board under test; the board starts on first use."""
+
+    def __init__(self, config):
+        self.config = config
+        self.port = config.getoption("hil_port")
+        self.board = None
+        self.device = None
+        self.info = None
+        self._transcripts = config.getoption("hil_transcripts")
+
+    @property
+    def transcripts(self):
+        """The folder of the serial transcripts, made on first use."""
+        if self._transcripts is None:
+            self._transcripts = tempfile.mkdtemp(prefix="croupier-hil-")
+        folder = Path(self._transcripts)
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    def start(self):
+        if self.device is None:
+            opt = self.config.getoption
+            if self.port:
+                self.board = SerialTarget(self.port)
+            else:
+                self.board = VirtualTarget(heap=opt("hil_heap"), firmware=opt("hil_firmware"))
+            self.device = Device(self.board, opt("hil_timeout"), opt("hil_boot_timeout"))
+            self.info = self.device.wait_ready()
+        return self.device
+
+    def stop(self):
+        if self.device is not None:
+            self.device.close()
+        if self.board is not None:
+            self.board.close()
+
+    def describe(self):
+        where = self.board.description if self.board else (self.port or "virtual board (not started)")
+        if not self.info:
+            return where
+        return "%s: %s firmware %s, device %s" % (where, self.info.get("board"), self.info.get("fw"), self.info.get("device"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "virtual_board(what): the test uses the virtual board's side channel "
+                                       "(power cut, serial faults, tone log, glass); skipped on a real board")
+    config.stash[RUN] = Run(config)
+
+
+def pytest_unconfigure(config):
+    run = config.stash.get(RUN, None)
+    if run is not None:
+        run.stop()
+
+
+def pytest_runtest_setup(item):
+    marker = item.get_closest_marker("virtual_board")
+    if marker:
+        what = marker.args[0] if marker.args else "side channel"
+        item.user_properties.append(("virtual_board", what))  # reports (JUnit XML) tell which tests need it
+        if item.config.stash[RUN].port:
+            pytest.skip("%s (%s)" % (SIDE_CHANNEL, what))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    transcript = item.stash.get(TRANSCRIPT, None)
+    if transcript is not None and report.failed:
+        report.sections.append(("last bytes received from the board", transcript.tail()))
+        report.sections.append(("serial transcript", str(_transcript_path(item))))
+
+
+def _transcript_path(item):
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", item.nodeid.split("/")[-1])
+    return item.config.stash[RUN].transcripts / (name + ".log")
+
+
+# -- fixtures ----------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def hil_run(pytestconfig):
+    return pytestconfig.stash[RUN]
+
+
+@pytest.fixture
+def device(request, hil_run):
+    """The board's protocol link, with this test's transcript."""
+    dev = hil_run.start()
+    dev.transcript = transcript = Transcript()
+    request.node.stash[TRANSCRIPT] = transcript
+    dev.quiet()
+    yield dev
+    _transcript_path(request.node).write_text(transcript.text())
+
+
+class Keys:
+    """Key presses by logical name (PROTOCOL.md): electrical on the virtual board, `key` on a real one."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def press(self, *keys):
+        for key in keys:
+            self.device.transcript.note("press %s" % key)
+            self.device.board.press(self.device, key)
+
+    def hold(self, key):
+        self.device.transcript.note("hold %s" % key)
+        self.device.board.press(self.device, key, hold=True)
+
+
+@pytest.fixture
+def keys(device):
+    return Keys(device)
+
+
+@pytest.fixture
+def screen(request, device):
+    """screen() -> Frame of the display now (protocol `screen`), also saved as PNG beside the transcript."""
+    shots = []
+
+    def capture():
+        frame = Frame.from_answer(device.call("screen"))
+        shots.append(frame)
+        frame.save_png(str(_transcript_path(request.node))[:-4] + "-screen%d.png" % len(shots))
+        return frame
+
+    return capture
+
+
+@pytest.fixture
+def reset(device):
+    """reset() hard-resets the board and returns its `boot` event."""
+    return device.reset
+
+
+@pytest.fixture
+def vboard(request, device):
+    """The virtual board's side channel (croupier.sim.VirtualBoard)."""
+    if request.node.get_closest_marker("virtual_board") is None:
+        pytest.fail("this test uses the virtual board's side channel: mark it @pytest.mark.virtual_board('what for') "
+                    "so that it is skipped on a real board")
+    return device.board.sim
+
+
+# -- summary -----------------------------------------------------------------------------------
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    run = config.stash[RUN]
+    stats = terminalreporter.stats
+    if not any(stats.get(key) for key in ("passed", "failed", "error", "skipped")):
+        return  # nothing ran (--collect-only, or nothing selected)
+    write = terminalreporter.write_line
+    terminalreporter.section("Croupier HIL summary")
+    write("board:       %s" % run.describe())
+    failed = stats.get("failed", []) + stats.get("error", [])
+    verdict = "PASS" if exitstatus == 0 else "FAIL"
+    write("result:      %s (%d passed, %d failed, %d skipped)"
+          % (verdict, len(stats.get("passed", [])), len(failed), len(stats.get("skipped", []))))
+    for report in failed:
+        write("  failed:    %s: %s" % (report.nodeid.split("::", 1)[-1], _first_line(report)))
+    reasons = {}
+    for report in stats.get("skipped", []):
+        reasons.setdefault(_skip_reason(report), []).append(report)
+    for reason, reports in sorted(reasons.items()):
+        write("  skipped:   %d, %s" % (len(reports), reason))
+    write("transcripts: %s" % run.transcripts)
+
+
+def _first_line(report):
+    text = report.longreprtext.strip().splitlines()
+    errors = [line for line in text if line.startswith("E ")]
+    return (errors[0][1:].strip() if errors else (text[-1] if text else "")).strip()[:160]
+
+
+def _skip_reason(report):
+    if isinstance(report.longrepr, tuple):
+        return report.longrepr[2].replace("Skipped: ", "")
+    return str(report.longrepr)

@@ -1,0 +1,230 @@
+"""Host side of the Croupier serial protocol (PROTOCOL.md, version 1).
+
+One frame per line: `@` + JSON + `|` + CRC-32 (8 lowercase hex) + `\\n`. Every wait has a
+deadline. Lines that are not frames (boot banners, REPL output, frames whose CRC fails) are
+kept in `noise` for logs and otherwise ignored; events are kept in `events`.
+"""
+import binascii
+import contextlib
+import json
+import time
+from collections import deque
+
+from croupier.rules.canon import dumps as canon
+
+PROTO = 1
+DEFAULT_TIMEOUT = 3.0
+MAX_REQUEST = 1024  # bytes of one host -> device frame, newline included
+MAX_LINE = 1 << 20  # a device line longer than this is runaway noise: dropped
+POLL = 0.05         # seconds one serial read may block, so deadlines are kept
+# Commands the device may safely receive twice: a lost answer is simply asked for again.
+IDEMPOTENT = frozenset({"hello", "state", "screen", "log", "ack", "roster", "clock"})
+
+
+class LinkError(Exception):
+    """Anything that stops a conversation with the board, in words a user can act on."""
+
+
+class LinkTimeout(LinkError):
+    pass
+
+
+class DeviceError(LinkError):
+    """The device answered `ok: false`."""
+
+    def __init__(self, cmd, error, message):
+        super().__init__("%s: %s (%s)" % (cmd, message or error, error))
+        self.cmd, self.error, self.message = cmd, error, message
+
+
+def crc_hex(payload: bytes) -> str:
+    return "%08x" % (binascii.crc32(payload) & 0xFFFFFFFF)
+
+
+def encode_frame(obj) -> bytes:
+    """`@json|crc\\n` with the canonical JSON the firmware uses (sorted keys, ASCII)."""
+    payload = canon(obj).encode("ascii")
+    return b"@" + payload + b"|" + crc_hex(payload).encode("ascii") + b"\n"
+
+
+def decode_frame(line: bytes):
+    """The JSON object of one device line, or None when the line is not a valid frame."""
+    line = line.rstrip(b"\r\n")
+    if not line.startswith(b"@"):
+        return None
+    payload, sep, crc = line[1:].rpartition(b"|")
+    if not sep or crc != crc_hex(payload).encode("ascii"):
+        return None
+    try:
+        obj = json.loads(payload.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+class Link:
+    """A protocol conversation over an open pyserial-like port (read/write/timeout)."""
+
+    def __init__(self, port, transcript=None, timeout=DEFAULT_TIMEOUT):
+        self.port = port
+        self.port.timeout = POLL
+        self.timeout = timeout
+        self.transcript = transcript  # fn(direction "rx"/"tx", raw bytes), e.g. for HIL logs
+        self.events = deque(maxlen=1000)
+        self.noise = deque(maxlen=1000)
+        self._next_id = 1
+        self._buffer = bytearray()
+
+    # -- raw line I/O -------------------------------------------------------------
+    def _write(self, data: bytes):
+        if self.transcript:
+            self.transcript("tx", data)
+        self.port.write(data)
+        self.port.flush()
+
+    def _read_line(self, deadline):
+        """One line from the device (without the newline), or None at the deadline."""
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                return line
+            if len(self._buffer) > MAX_LINE:
+                self.noise.append(bytes(self._buffer[:200]) + b"... (runaway line dropped)")
+                del self._buffer[:]
+            if time.monotonic() >= deadline:
+                return None
+            chunk = self.port.read(max(1, self.port.in_waiting))
+            if chunk:
+                if self.transcript:
+                    self.transcript("rx", chunk)
+                self._buffer += chunk
+
+    def _next_message(self, deadline):
+        """The next valid frame object; noise lines are recorded on the way."""
+        while True:
+            line = self._read_line(deadline)
+            if line is None:
+                return None
+            obj = decode_frame(line)
+            if obj is None:
+                if line.strip():
+                    self.noise.append(line)
+                continue
+            if "ev" in obj and "id" not in obj:
+                self.events.append(obj)
+                continue
+            return obj
+
+    # -- requests -------------------------------------------------------------------
+    def send(self, cmd, **args):
+        """Write one request frame and return its id (no wait)."""
+        rid = self._next_id
+        self._next_id += 1
+        request = dict(args, id=rid, cmd=cmd)
+        frame = encode_frame(request)
+        if len(frame) > MAX_REQUEST:
+            raise LinkError("%s: request is %d bytes, the device accepts at most %d" % (cmd, len(frame), MAX_REQUEST))
+        self._write(frame)
+        return rid
+
+    def call(self, cmd, timeout=None, retries=None, **args):
+        """Send `cmd` and return its `ok` result (a dict). Raises DeviceError or LinkTimeout.
+
+        Idempotent commands are sent again when the answer is lost or the request arrived
+        garbled (`bad_frame` with id null); others are sent once.
+        """
+        timeout = self.timeout if timeout is None else timeout
+        if retries is None:
+            retries = 4 if cmd in IDEMPOTENT else 0
+        for attempt in range(retries + 1):
+            rid = self.send(cmd, **args)
+            answer = self._wait_answer(rid, time.monotonic() + timeout)
+            if answer is None:
+                continue
+            if answer.get("ok") is True:
+                return answer
+            if answer.get("id") is None and answer.get("error") == "bad_frame":
+                continue  # our request was damaged on the way
+            raise DeviceError(cmd, answer.get("error"), answer.get("message"))
+        raise LinkTimeout("no answer to %r after %d attempt(s) of %.1f s: is the Croupier firmware running on this port?"
+                          % (cmd, retries + 1, timeout))
+
+    def _wait_answer(self, rid, deadline):
+        while True:
+            msg = self._next_message(deadline)
+            if msg is None:
+                return None
+            if msg.get("id") == rid:
+                return msg
+            if msg.get("id") is None and msg.get("ok") is False:
+                return msg  # an unparsable request: maybe ours
+            # any other id answers an earlier request that timed out: drop it
+
+    # -- events -----------------------------------------------------------------------
+    def poll(self, seconds=0.0):
+        """Read whatever arrives within `seconds` (collecting events and noise)."""
+        deadline = time.monotonic() + seconds
+        while self._next_message(deadline) is not None:
+            pass
+
+    def wait_event(self, name, timeout=None):
+        """The first collected event called `name` (removed from `events`), waiting up to timeout."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            for ev in self.events:
+                if ev.get("ev") == name:
+                    self.events.remove(ev)
+                    return ev
+            if time.monotonic() >= deadline:
+                raise LinkTimeout("no %r event within %.1f s" % (name, self.timeout if timeout is None else timeout))
+            self._next_message(min(deadline, time.monotonic() + 0.1))
+
+    def hello(self):
+        info = self.call("hello")
+        if info.get("proto") != PROTO:
+            raise LinkError("the device speaks protocol %r; this croupier speaks %d: update one of them" % (info.get("proto"), PROTO))
+        return info
+
+
+def open_serial(url, baudrate=115200):
+    """Open a device path or any pyserial URL without toggling the ESP32 auto-reset lines."""
+    import serial
+
+    try:
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=POLL, do_not_open=True)
+        port.dtr = False
+        port.rts = False
+        port.open()
+    except (serial.SerialException, ValueError) as exc:
+        raise LinkError("cannot open %s: %s" % (url, exc)) from exc
+    return port
+
+
+@contextlib.contextmanager
+def board_port(port_arg):
+    """Yield the serial port name to use: `sim` starts a fresh virtual board for the duration,
+    None picks the only connected board (see croupier.ports)."""
+    if port_arg == "sim":
+        from croupier.sim import VirtualBoard
+
+        with VirtualBoard() as vb:
+            yield vb.port
+        return
+    if port_arg is None:
+        from croupier.ports import pick_board
+
+        port_arg = pick_board()
+    yield port_arg
+
+
+@contextlib.contextmanager
+def connect(port_arg, transcript=None, timeout=DEFAULT_TIMEOUT):
+    """A Link to the board named by `--port` (path, pyserial URL, `sim` or None)."""
+    with board_port(port_arg) as name:
+        port = open_serial(name)
+        try:
+            yield Link(port, transcript=transcript, timeout=timeout)
+        finally:
+            port.close()

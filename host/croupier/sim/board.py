@@ -1,0 +1,533 @@
+"""VirtualBoard: the Croupier hardware around a real MicroPython unix port.
+
+The supervisor runs `micropython` on a console pty and relays it to a serial-port pty that
+outlives every reset. Between the two sit the serial line model (faults, baud rate) and the
+Ctrl-C wire: a 0x03 from the host becomes SIGINT, as the UART's interrupt character does
+on the board. A side channel (a unix socket) carries the emulated hardware: key contacts
+in, I2C writes, PWM changes, flash writes and reset requests out. One I/O thread does all
+of it; the public methods are safe to call from any thread.
+"""
+import ctypes
+import hashlib
+import json
+import os
+import random
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from croupier.paths import hardware_dir
+from croupier.sim import channel, flash, ptys, toolchain
+from croupier.sim.line import Line
+from croupier.sim.oled import SSD1306
+
+PWRON_RESET, HARD_RESET, SOFT_RESET = 1, 2, 5  # machine.reset_cause() values on the ESP32
+SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
+INTERRUPT = 0x03
+OUTPUT_KEPT = 4 << 20  # bytes of board output kept for wait_output()
+UNSENT_KEPT = 1 << 20  # bytes waiting for a reader of the serial port; older ones are lost
+LOGICAL_KEYS = {"ok": "#", "undo": "*", "a": "A", "b": "B", "c": "C", "d": "D", "menu": "D"}
+
+
+def load_pins(path: Path = None) -> dict:
+    return json.loads(Path(path or hardware_dir() / "pins.json").read_text())
+
+
+def _gpios(pins, prefix):
+    return [s["gpio"] for s in sorted((s for s in pins["signals"] if s["signal"].startswith(prefix)),
+                                      key=lambda s: s["signal"])]
+
+
+def _die_with_parent():
+    """In the child: get SIGKILL if the supervisor dies, so no interpreter is left behind."""
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+class VirtualBoard:
+    """See docs/virtual-board.md. Use as a context manager, or start() and close()."""
+
+    def __init__(self, flash=None, heap="64k", link=None, firmware=True, uid=None, pins=None):
+        """flash: image file (created, with the firmware, when missing; None: a temporary
+        one). firmware: True for the current build, a folder to install instead, or False
+        for an empty filesystem; used only when the image is created. link: a path made a
+        symlink to the serial port. uid: 6 bytes for machine.unique_id() (default: derived
+        from the image path)."""
+        self._pins = load_pins(pins)
+        self.labels = self._pins["keypad"]["labels"]
+        self.heap = str(heap)
+        self.link = Path(link) if link else None
+        self._flash_arg = Path(flash) if flash else None
+        self._firmware = firmware
+        self._uid = uid
+        self.oled = SSD1306()
+        self.i2c_bytes = 0  # bytes written on the I2C bus, control bytes included
+        self.flash_writes = 0  # progs + erases since start()
+        self.boots = 0  # interpreter starts that reached the REPL/boot.py stage
+        self.formats = 0  # times the board found its flash unreadable and formatted it
+        self.crashes = 0  # interpreter deaths nobody asked for
+        self.powered = False
+        self._tones = []
+        self._keys = 0
+        self._cut = None  # armed power cut message, resent to each new interpreter
+        self._rtc = "0"
+        self._cause = PWRON_RESET
+        self._output = bytearray()
+        self._output_base = 0  # stream position of _output[0]
+        self._listeners = []
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._thread = None
+        self._proc = None
+        self._side = None  # the connected side-channel socket
+        self._console = None  # console master fd
+        self._ready = False  # the interpreter said BOOTED: serial input may flow to it
+        self._unsent = bytearray()  # board output waiting for the serial port to take it
+        self._to_board = Line(never_forge=bytes((INTERRUPT,)))
+        self._to_host = Line()
+        self._last_interrupt = 0.0
+        self._next_start = None  # (mode, cause) of the interpreter to start after this one
+        self._killing = False  # the supervisor stopped the interpreter (reset, power)
+        self._quick_crashes = 0
+        self._closing = False
+        self._tmp = None
+        self._t0 = time.monotonic()
+
+    # --- lifecycle -------------------------------------------------------------------------
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def start(self):
+        self._tmp = Path(tempfile.mkdtemp(prefix="croupier-sim-"))
+        try:
+            self.flash = self._flash_arg or self._tmp / "flash.img"
+            if not self.flash.exists():
+                content = flash.firmware_staging() if self._firmware is True else self._firmware or None
+                flash.create(self.flash, content)
+            self._modules = toolchain.board_modules()
+            self._micropython = toolchain.micropython()
+            self._serial, self._serial_slave, self.port = ptys.serial_port()
+            if self.link:
+                if self.link.is_symlink():
+                    self.link.unlink()
+                self.link.symlink_to(self.port)
+            self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self._listener.bind(str(self._tmp / "side"))
+            self._listener.listen(2)
+            self._wake_r, self._wake_w = os.pipe()
+            self._selector = selectors.DefaultSelector()
+            self._selector.register(self._serial, selectors.EVENT_READ, self._on_serial)
+            self._selector.register(self._listener, selectors.EVENT_READ, self._on_accept)
+            self._selector.register(self._wake_r, selectors.EVENT_READ, self._on_wake)
+            with self._lock:
+                self._spawn("friendly", PWRON_RESET)
+            self._thread = threading.Thread(target=self._loop, name="virtual-board", daemon=True)
+            self._thread.start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def close(self):
+        """Stop the interpreter and the relay; remove the link and temporary files."""
+        with self._lock:
+            if self._closing:
+                return
+            self._closing = True
+            self._kill()
+        self._wake()
+        if self._thread:
+            self._thread.join(10)
+        with self._lock:
+            self._reap()
+            for fd in ("_serial", "_serial_slave", "_wake_r", "_wake_w"):
+                if getattr(self, fd, None) is not None:
+                    os.close(getattr(self, fd))
+                    setattr(self, fd, None)
+            if getattr(self, "_listener", None):
+                self._listener.close()
+            if self.link and self.link.is_symlink():
+                self.link.unlink()
+            if self._tmp:
+                shutil.rmtree(self._tmp, ignore_errors=True)
+            self.powered = False
+            self._changed.notify_all()
+
+    # --- resets and power ------------------------------------------------------------------
+    def hard_reset(self):
+        """The EN button: restart with the flash kept, boot.py and main.py run."""
+        self._restart(HARD_RESET)
+
+    def restart(self):
+        """Power on again (after a power cut or power_off), or power-cycle a running board."""
+        self._restart(PWRON_RESET)
+
+    def power_off(self):
+        """Cut the power now, whatever the board is doing."""
+        with self._lock:
+            self._next_start = None
+            self._kill()
+        self._wake()
+
+    def cut_power(self, after_writes=None, within=None, seed=None, tear=True):
+        """Arm a power cut at the after_writes-th next flash write (prog or erase), or at a
+        random one of the next `within` (seeded). tear: the cut write lands half-done.
+        The board stays off until restart(). -> the write count it will die at."""
+        if (after_writes is None) == (within is None):
+            raise ValueError("give after_writes or within")
+        n = after_writes if within is None else random.Random(seed).randint(1, within)
+        if n < 1:
+            raise ValueError("after_writes must be at least 1")
+        with self._lock:
+            self._cut = channel.arm_cut(n, tear)
+            self._send(self._cut)
+        return n
+
+    def _restart(self, cause):
+        with self._lock:
+            if self._closing:
+                return
+            if self._proc:
+                self._next_start = ("friendly", cause)
+                self._kill()
+            else:
+                self._spawn("friendly", cause)
+        self._wake()
+
+    # --- keys --------------------------------------------------------------------------------
+    def key_bit(self, key: str) -> int:
+        label = LOGICAL_KEYS.get(key, key.upper() if len(key) == 1 else key)
+        if label not in self.labels:
+            raise ValueError("no key %r on the keypad (labels: %s)" % (key, " ".join(self.labels)))
+        return 1 << self.labels.index(label)
+
+    def key_down(self, key):
+        with self._lock:
+            self._keys |= self.key_bit(key)
+            self._send(channel.keys(self._keys))
+
+    def key_up(self, key):
+        with self._lock:
+            self._keys &= ~self.key_bit(key)
+            self._send(channel.keys(self._keys))
+
+    def press(self, key, ms=100, gap=60):
+        """Hold a key for ms milliseconds, release it and wait gap ms (real debounce timing)."""
+        self.key_down(key)
+        time.sleep(ms / 1000)
+        self.key_up(key)
+        time.sleep(gap / 1000)
+
+    @property
+    def keys_down(self):
+        return [label for i, label in enumerate(self.labels) if self._keys >> i & 1]
+
+    # --- what the board shows --------------------------------------------------------------
+    def glass(self) -> bytes:
+        """The OLED as seen on the glass: 1024 bytes in page order, like the `screen` command."""
+        with self._lock:
+            return self.oled.glass()
+
+    def image(self, scale=4):
+        from croupier.sim.render import render
+
+        with self._lock:
+            return render(self.oled.glass(), scale=scale, contrast=self.oled.contrast)
+
+    @property
+    def tones(self):
+        """[(t_ms since start(), freq, duty_u16), ...]: every PWM change; duty 0 = silent."""
+        with self._lock:
+            return list(self._tones)
+
+    def faults(self, drop=0.0, corrupt=0.0, baud=None, seed=None, direction="both"):
+        """Serial line faults on the relay: drop/corrupt probabilities per byte, a baud rate
+        (8N1 timing) and a seed; direction 'both', 'to_board' or 'to_host'."""
+        lines = {"both": (self._to_board, self._to_host), "to_board": (self._to_board,),
+                 "to_host": (self._to_host,)}
+        if direction not in lines:
+            raise ValueError("direction must be one of %s" % ", ".join(lines))
+        with self._lock:
+            for i, line in enumerate(lines[direction]):
+                line.configure(drop, corrupt, baud, None if seed is None else seed + i)
+        self._wake()
+
+    # --- board output ------------------------------------------------------------------------
+    def mark(self) -> int:
+        """A position in the board's output stream, for output()/wait_output()."""
+        with self._lock:
+            return self._output_base + len(self._output)
+
+    def output(self, since=0) -> bytes:
+        """What the board printed (before line faults) since a mark()."""
+        with self._lock:
+            return bytes(self._output[max(0, since - self._output_base):])
+
+    def wait_output(self, pattern: bytes, timeout=10.0, since=0) -> bytes:
+        """Wait until the output since a mark contains pattern; -> that output."""
+        return self._wait(lambda: pattern in self.output(since), timeout,
+                          lambda: "board output never showed %r; got %r" % (pattern, self.output(since)[-400:]))
+
+    def wait_boot(self, count=1, timeout=10.0):
+        """Wait until the board has booted `count` times since start()."""
+        self._wait(lambda: self.boots >= count, timeout, lambda: "board did not boot (%d boots)" % self.boots)
+
+    def wait_off(self, timeout=10.0):
+        self._wait(lambda: not self.powered, timeout, lambda: "board still powered")
+
+    def subscribe(self, listener):
+        """listener(event, data) from the I/O thread: ('output', bytes), ('display', None),
+        ('boot', count), ('power', bool)."""
+        self._listeners.append(listener)
+
+    def _wait(self, done, timeout, message):
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while not done():
+                left = deadline - time.monotonic()
+                if left <= 0 or self._closing:
+                    raise TimeoutError(message())
+                self._changed.wait(min(left, 0.5))
+
+    def _emit(self, event, data=None):
+        self._changed.notify_all()
+        for listener in list(self._listeners):
+            listener(event, data)
+
+    # --- the interpreter ---------------------------------------------------------------------
+    def _uid_text(self):
+        uid = self._uid or b"\x24\x0a\xc4" + hashlib.sha256(str(Path(self.flash).resolve()).encode()).digest()[:3]
+        return ":".join("%02x" % b for b in uid)
+
+    def _spawn(self, mode, cause):
+        self._cause = cause
+        master, slave = ptys.console()
+        env = dict(os.environ, MICROPYPATH=str(self._modules))
+        env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
+            "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
+            "UID": self._uid_text(), "RTC": self._rtc,
+            "KEYPAD": "%s/%s" % (",".join(map(str, _gpios(self._pins, "key_row"))),
+                                 ",".join(map(str, _gpios(self._pins, "key_col")))),
+            "I2C": "%d,%d,%d" % (_gpios(self._pins, "i2c_sda")[0], _gpios(self._pins, "i2c_scl")[0],
+                                 self._pins["i2c"]["address"]),
+        }.items()})
+        try:
+            self._proc = subprocess.Popen(
+                [self._micropython, "-X", "heapsize=" + self.heap, "-m", "_sim_boot"],
+                stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
+                preexec_fn=_die_with_parent)
+        finally:
+            os.close(slave)
+        self._console = master
+        self._started_at = time.monotonic()
+        self._ready = False
+        self.powered = True
+        self._selector.register(master, selectors.EVENT_READ, self._on_console)
+        self._emit("power", True)
+
+    def _kill(self):
+        if self._proc and self._proc.poll() is None:
+            self._killing = True
+            os.killpg(self._proc.pid, signal.SIGKILL)
+
+    def _reap(self):
+        """The interpreter is gone (or going): close its ends. -> its exit code."""
+        code = None
+        if self._proc:
+            try:
+                code = self._proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+                code = self._proc.wait(5)
+            self._proc = None
+        for end in ("_console", "_side"):
+            obj = getattr(self, end)
+            if obj is not None:
+                self._selector.unregister(obj)
+                os.close(obj) if isinstance(obj, int) else obj.close()
+                setattr(self, end, None)
+        self._ready = False
+        return code
+
+    def _on_exit(self):
+        """The console closed: the interpreter ended. Decide what the board does next."""
+        planned, self._next_start = self._next_start, None
+        on_purpose, self._killing = self._killing, False
+        code = self._reap()
+        self.powered = False
+        if self._closing:
+            return
+        if planned:
+            self._spawn(*planned)
+        elif code in SOFT_REBOOT_CODES:
+            self._spawn(SOFT_REBOOT_CODES[code], self._cause)
+        elif on_purpose:
+            self._emit("power", False)  # power_off() or a power cut: off until restart()
+        else:
+            self.crashes += 1
+            quick = time.monotonic() - self._started_at < 2
+            self._quick_crashes = self._quick_crashes + 1 if quick else 0
+            note = "\r\nvirtual board: MicroPython ended (exit code %s)" % code
+            if self._quick_crashes >= 3:
+                self._board_output((note + ", three times in a row at boot: board off\r\n").encode())
+                self._emit("power", False)
+                return
+            self._board_output((note + ", rebooting\r\n").encode())
+            self._spawn("friendly", SOFT_RESET)  # as a panic reboots the ESP32
+
+    # --- the I/O thread ------------------------------------------------------------------------
+    def _loop(self):
+        while True:
+            with self._lock:
+                if self._closing:
+                    return
+                timeout = self._pump()
+            for key, _ in self._selector.select(timeout):
+                with self._lock:
+                    if self._closing:
+                        return
+                    key.data()
+
+    def _pump(self):
+        """Move bytes along both lines as far as their timing allows. -> seconds to sleep."""
+        now = time.monotonic()
+        if self._ready and self._console is not None:
+            data = self._to_board.take(now)
+            if data:
+                self._to_console(data)
+        self._unsent += self._to_host.take(now)
+        if self._unsent:
+            try:
+                sent = os.write(self._serial, self._unsent)
+                del self._unsent[:sent]
+            except BlockingIOError:
+                del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
+        waits = [w for w in (self._to_board.wait(now) if self._ready else None, self._to_host.wait(now)) if w is not None]
+        if self._unsent:
+            waits.append(0.01)  # nobody reads the port right now: retry soon
+        return min(waits) if waits else None
+
+    def _to_console(self, data: bytes):
+        """Serial input into the interpreter; each Ctrl-C becomes SIGINT."""
+        parts = data.split(bytes((INTERRUPT,)))
+        for i, part in enumerate(parts):
+            if part:
+                self._write_console(part)
+            if i < len(parts) - 1 and self._proc:
+                now = time.monotonic()
+                if now - self._last_interrupt > 0.1:  # a second SIGINT before the first is handled kills the unix port
+                    os.kill(self._proc.pid, signal.SIGINT)
+                    self._last_interrupt = now
+
+    def _write_console(self, data):
+        view = memoryview(data)
+        deadline = time.monotonic() + 5
+        while view and time.monotonic() < deadline:
+            try:
+                view = view[os.write(self._console, view):]
+            except BlockingIOError:
+                time.sleep(0.001)  # the interpreter is busy; its input buffer is full
+            except OSError:
+                return
+
+    def _on_serial(self):
+        try:
+            data = os.read(self._serial, 4096)
+        except OSError:
+            return
+        self._to_board.push(data)
+
+    def _on_console(self):
+        try:
+            data = os.read(self._console, 4096)
+        except OSError:
+            data = b""
+        if data:
+            self._board_output(data)
+        else:
+            self._on_exit()
+
+    def _board_output(self, data):
+        self._output += data
+        if len(self._output) > OUTPUT_KEPT:
+            cut = len(self._output) - OUTPUT_KEPT
+            del self._output[:cut]
+            self._output_base += cut
+        self._to_host.push(data)
+        self._emit("output", data)
+
+    def _on_accept(self):
+        conn, _ = self._listener.accept()
+        if self._side is not None:
+            self._selector.unregister(self._side)
+            self._side.close()
+        self._side = conn
+        self._decoder = channel.Decoder()
+        self._selector.register(conn, selectors.EVENT_READ, self._on_side)
+        self._send(channel.keys(self._keys))
+        if self._cut:
+            self._send(self._cut)
+
+    def _on_side(self):
+        try:
+            data = self._side.recv(65536)
+        except OSError:
+            data = b""
+        if not data:
+            self._selector.unregister(self._side)
+            self._side.close()
+            self._side = None
+            return
+        for kind, arg, length, payload in self._decoder.feed(data):
+            self._on_message(kind, arg, length, payload)
+
+    def _on_message(self, kind, arg, length, payload):
+        if kind == channel.BOOTED:
+            self._ready = True
+            self.boots += 1
+            self._emit("boot", self.boots)
+        elif kind == channel.I2C_WRITE:
+            self.i2c_bytes += len(payload)
+            self.oled.write(payload)
+            self._emit("display")
+        elif kind == channel.I2C_READ:
+            self._send(channel.reply(0, bytes((self.oled.read_status(),)) * length))
+        elif kind == channel.TONE:
+            freq, duty = channel.tone(payload)
+            self._tones.append((int((time.monotonic() - self._t0) * 1000), freq, duty))
+            self._emit("tone", (freq, duty))
+        elif kind == channel.FLASH_WRITE:
+            self.flash_writes += 1
+        elif kind == channel.POWER_CUT:
+            self._cut = None
+            self._kill()
+        elif kind == channel.RESET:
+            self._next_start = ("friendly", SOFT_RESET)  # esp_restart(): ESP_RST_SW
+            self._kill()
+        elif kind == channel.RTC_SET:
+            self._rtc = payload.decode()
+        elif kind == channel.FORMATTED:
+            self.formats += 1
+
+    def _send(self, message: bytes):
+        if self._side is not None:
+            try:
+                self._side.sendall(message)
+            except OSError:
+                pass  # the interpreter is going away; the next one gets the state on connect
+
+    def _wake(self):
+        if getattr(self, "_wake_w", None) is not None:
+            os.write(self._wake_w, b"!")
+
+    def _on_wake(self):
+        os.read(self._wake_r, 4096)

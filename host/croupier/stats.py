@@ -1,0 +1,58 @@
+"""Standings and summaries computed from rebuilt games (store.Store.games()). Pure functions."""
+from collections import defaultdict
+
+COUNTS = ("tokens_lost", "doublets", "busts", "eliminated")
+
+
+def finished(games, game_type=None):
+    """Only games that ended with a result (not abandoned, not still playing)."""
+    return [g for g in games if g["status"] == "over" and (game_type is None or g["game"] == game_type)]
+
+
+def standings(games):
+    """One row per player over finished games, best first: games, wins, win_rate and COUNTS."""
+    rows = {}
+    for game in games:
+        for p in game["players"]:
+            row = rows.setdefault(p["name"], dict({"name": p["name"], "games": 0, "wins": 0}, **dict.fromkeys(COUNTS, 0)))
+            row["games"] += 1
+            row["wins"] += p["won"]
+            for c in COUNTS:
+                row[c] += p[c]
+    for row in rows.values():
+        row["win_rate"] = row["wins"] / row["games"]
+    return sorted(rows.values(), key=lambda r: (-r["win_rate"], -r["wins"], r["name"]))
+
+
+def head_to_head(games):
+    """{(a, b): [games together, games a won]} for every ordered pair of players who met."""
+    table = defaultdict(lambda: [0, 0])
+    for game in games:
+        for a in game["players"]:
+            for b in game["players"]:
+                if a["name"] != b["name"]:
+                    cell = table[(a["name"], b["name"])]
+                    cell[0] += 1
+                    cell[1] += a["won"]
+    return dict(table)
+
+
+def by_game_type(games):
+    """Per game type: played, finished, abandoned, and per finished game the average number of
+    cards, rounds, doublets and busts."""
+    rows = {}
+    for g in games:
+        row = rows.setdefault(g["game"], {"game": g["game"], "played": 0, "over": 0, "abandoned": 0,
+                                          "cards": 0, "rounds": 0, "doublets": 0, "busts": 0})
+        row["played"] += 1
+        if g["status"] in ("over", "abandoned"):
+            row[g["status"]] += 1
+        if g["status"] == "over":
+            row["cards"] += len(g["timeline"]["points"]) - 1
+            row["rounds"] += g["final_state"].get("round") or 0
+            row["doublets"] += sum(p["doublets"] for p in g["players"])
+            row["busts"] += sum(p["busts"] for p in g["players"])
+    for row in rows.values():
+        for key in ("cards", "rounds", "doublets", "busts"):
+            row[key] = row[key] / row["over"] if row["over"] else 0.0
+    return [rows[k] for k in sorted(rows)]

@@ -1,0 +1,146 @@
+"""The local SQLite database: journal records as synced, and the games rebuilt from them.
+
+Records are keyed by (device, log_epoch, seq): inserting one twice is a no-op, and a wiped or
+reflashed board (new log_epoch) gets a fresh key space instead of colliding with the old one.
+"""
+import contextlib
+import json
+import sqlite3
+from pathlib import Path
+
+from croupier.rules.canon import dumps as canon
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS devices (
+    device TEXT NOT NULL, log_epoch TEXT NOT NULL,
+    board TEXT, fw TEXT, last_sync INTEGER,
+    PRIMARY KEY (device, log_epoch));
+CREATE TABLE IF NOT EXISTS records (
+    device TEXT NOT NULL, log_epoch TEXT NOT NULL, seq INTEGER NOT NULL,
+    time INTEGER, game_id INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
+    PRIMARY KEY (device, log_epoch, seq));
+CREATE INDEX IF NOT EXISTS records_by_game ON records (device, log_epoch, game_id, seq);
+CREATE TABLE IF NOT EXISTS games (
+    device TEXT NOT NULL, log_epoch TEXT NOT NULL, game_id INTEGER NOT NULL,
+    game TEXT NOT NULL, status TEXT NOT NULL,          -- playing | over | abandoned
+    started INTEGER, ended INTEGER, options TEXT NOT NULL,
+    final_state TEXT NOT NULL, timeline TEXT NOT NULL,  -- JSON
+    PRIMARY KEY (device, log_epoch, game_id));
+CREATE TABLE IF NOT EXISTS results (
+    device TEXT NOT NULL, log_epoch TEXT NOT NULL, game_id INTEGER NOT NULL, seat INTEGER NOT NULL,
+    name TEXT NOT NULL, won INTEGER NOT NULL, tokens_lost INTEGER NOT NULL,
+    doublets INTEGER NOT NULL, busts INTEGER NOT NULL, eliminated INTEGER NOT NULL,
+    PRIMARY KEY (device, log_epoch, game_id, seat));
+"""
+
+GAME_COLUMNS = ("device", "log_epoch", "game_id", "game", "status", "started", "ended", "options", "final_state", "timeline")
+RESULT_COLUMNS = ("seat", "name", "won", "tokens_lost", "doublets", "busts", "eliminated")
+JSON_COLUMNS = ("options", "final_state", "timeline")
+
+
+def default_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("croupier")) / "croupier.sqlite3"
+
+
+class Store:
+    def __init__(self, path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=10)
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise ValueError("%s is not a Croupier database: %s" % (self.path, exc)) from exc
+
+    def close(self):
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """All writes inside commit together or not at all."""
+        with self.db:
+            yield self
+
+    # -- records -------------------------------------------------------------------
+    def synced_upto(self, device, log_epoch):
+        """The highest seq stored for this journal, or None when nothing is."""
+        row = self.db.execute("SELECT MAX(seq) FROM records WHERE device=? AND log_epoch=?", (device, log_epoch)).fetchone()
+        return row[0]
+
+    def add_records(self, device, log_epoch, records) -> int:
+        """Insert [seq, time, game_id, kind, data] records; returns how many were new."""
+        before = self.db.total_changes
+        self.db.executemany(
+            "INSERT OR IGNORE INTO records VALUES (?,?,?,?,?,?,?)",
+            [(device, log_epoch, seq, t, gid, kind, canon(data)) for seq, t, gid, kind, data in records])
+        return self.db.total_changes - before
+
+    def records(self, device, log_epoch, game_id=None):
+        sql = "SELECT seq, time, game_id, kind, data FROM records WHERE device=? AND log_epoch=?"
+        params = [device, log_epoch]
+        if game_id is not None:
+            sql += " AND game_id=?"
+            params.append(game_id)
+        rows = self.db.execute(sql + " ORDER BY seq", params)
+        return [[seq, t, gid, kind, json.loads(data)] for seq, t, gid, kind, data in rows]
+
+    def last_game_id(self, device, log_epoch):
+        row = self.db.execute("SELECT game_id FROM records WHERE device=? AND log_epoch=? ORDER BY seq DESC LIMIT 1",
+                              (device, log_epoch)).fetchone()
+        return row[0] if row else None
+
+    def record_count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM records").fetchone()[0]
+
+    # -- devices ---------------------------------------------------------------------
+    def note_sync(self, device, log_epoch, board, fw, when):
+        self.db.execute("INSERT OR REPLACE INTO devices VALUES (?,?,?,?,?)", (device, log_epoch, board, fw, when))
+
+    # -- games -------------------------------------------------------------------------
+    def save_game(self, game, results):
+        """Replace one rebuilt game (dict with GAME_COLUMNS) and its per-seat results."""
+        key = (game["device"], game["log_epoch"], game["game_id"])
+        row = [canon(game[c]) if c in JSON_COLUMNS else game[c] for c in GAME_COLUMNS]
+        self.db.execute("INSERT OR REPLACE INTO games VALUES (%s)" % ",".join("?" * len(GAME_COLUMNS)), row)
+        self.db.execute("DELETE FROM results WHERE device=? AND log_epoch=? AND game_id=?", key)
+        self.db.executemany("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?)",
+                            [key + tuple(r[c] for c in RESULT_COLUMNS) for r in results])
+
+    def games(self, status=None):
+        """Games oldest first, each a dict of GAME_COLUMNS plus `players` (list of result dicts)."""
+        sql = "SELECT %s FROM games" % ",".join(GAME_COLUMNS)
+        params = []
+        if status:
+            sql += " WHERE status=?"
+            params.append(status)
+        games = []
+        for row in self.db.execute(sql + " ORDER BY COALESCE(started, 0), device, log_epoch, game_id", params):
+            game = dict(zip(GAME_COLUMNS, row))
+            for c in JSON_COLUMNS:
+                game[c] = json.loads(game[c])
+            game["players"] = self.results(game["device"], game["log_epoch"], game["game_id"])
+            games.append(game)
+        return games
+
+    def results(self, device, log_epoch, game_id):
+        rows = self.db.execute("SELECT %s FROM results WHERE device=? AND log_epoch=? AND game_id=? ORDER BY seat"
+                               % ",".join(RESULT_COLUMNS), (device, log_epoch, game_id))
+        return [dict(zip(RESULT_COLUMNS, r)) for r in rows]
+
+    def find_game(self, ref):
+        """The game named by `ref`: its list number in `games` (1 = oldest) or `device:epoch:id`."""
+        games = self.games()
+        if ref.isdigit() and 1 <= int(ref) <= len(games):
+            return games[int(ref) - 1]
+        for g in games:
+            if ref == "%s:%s:%s" % (g["device"], g["log_epoch"], g["game_id"]):
+                return g
+        raise ValueError("no game %r in %s (see `croupier games`)" % (ref, self.path))

@@ -1,0 +1,127 @@
+# Runs on the MicroPython unix port: random play through the real controller, rules and
+# journal on a real littlefs, losing power at random block writes, over and over.
+# After every power-up it checks the journal against what was confirmed before the cut.
+# Usage: micropython powercut_driver.py SEED CUTS  -> prints one JSON summary line
+import json
+import random
+import sys
+
+from ramflash import RamFlash, PowerCut, mount
+from croupier.controller import Controller
+from croupier.journal import Journal
+from croupier.rules import new_game, Illegal
+
+CARDS = {
+    "lobo77": ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "22", "33", "-10", "0",
+               "rev", "2x", "end"),
+    "basta": ("1", "2", "3", "5", "8", "10", "0", "rev", "basta", "-5", "swap", "dbl:1"),
+}
+
+
+def replay_state(records):
+    """The state a host would rebuild from every record (no snapshots)."""
+    game = None
+    for seq, _, game_id, kind, data in records:
+        if kind == "new":
+            game = new_game(data["game"], data["players"], data["options"])
+        elif kind in ("end", "abandon"):
+            game = None
+        elif kind == "play":
+            game.play(data)
+        elif kind == "undo":
+            game.undo()
+        elif kind == "redo":
+            game.redo()
+    return None if game is None else game.state()
+
+
+class Trial:
+    def __init__(self, seed):
+        random.seed(seed)
+        self.rnd = random
+        self.flash = RamFlash(blocks=48, seed=seed)
+        self.path = mount(self.flash, fresh=True)
+        self.all = []  # every record confirmed so far, acked ones included
+        self.cuts = 0
+        self.extras = 0  # records of an interrupted operation that survived
+        self.power_up()
+
+    def power_up(self):
+        while True:
+            try:
+                mount(self.flash)
+                self.journal = Journal(self.path + "/journal")
+                self.ctrl = Controller(self.journal)
+                self.ctrl.resume()
+                return
+            except (PowerCut, OSError):
+                if not self.flash.dead:
+                    raise
+                self.cuts += 1  # lost power while booting: boot again
+
+    def step(self):
+        rnd, ctrl = self.rnd, self.ctrl
+        roll = rnd.random()
+        if ctrl.game is None or ctrl.state()["over"] or roll < 0.02:
+            name = rnd.choice(("lobo77", "basta"))
+            ctrl.new(name, ["P%d" % i for i in range(rnd.randint(2, 5))], {})
+        elif roll < 0.10:
+            ctrl.undo()
+        elif roll < 0.14:
+            ctrl.redo()
+        elif roll < 0.16:
+            self.journal.ack(self.journal.last_seq)
+        else:
+            ctrl.play(rnd.choice(CARDS[ctrl.state()["game"]]))
+
+    def confirm(self):
+        """Take the records the last operation wrote into the confirmed list."""
+        first = self.all[-1][0] + 1 if self.all else 1
+        self.all.extend(self.journal.records(first, 100))
+
+    def run_until_cut(self):
+        self.flash.cut_at = self.flash.writes + self.rnd.randint(1, 40)
+        while True:
+            try:
+                self.step()
+            except Illegal:
+                continue
+            except (PowerCut, OSError):
+                if not self.flash.dead:
+                    raise
+                self.cuts += 1
+                return
+            self.confirm()
+
+    def check_after_power_up(self):
+        confirmed = self.all
+        last = confirmed[-1][0] if confirmed else 0
+        survivors = self.journal.records(last + 1, 100)
+        kept = self.journal.records(0, 100000)
+        # every confirmed record not yet acked is still there, unchanged, in order
+        if kept:
+            tail = [r for r in confirmed if r[0] >= kept[0][0]]
+            assert kept[:len(tail)] == tail, ("confirmed records changed", kept[:3], tail[:3])
+        assert self.journal.last_seq == last + len(survivors), "seq gap or duplicate"
+        assert len(survivors) <= 2, ("more records than one operation writes", survivors)
+        for i in range(len(survivors)):
+            assert survivors[i][0] == last + 1 + i
+        self.extras += len(survivors)
+        self.all = confirmed + survivors
+        expected = replay_state(self.all)
+        assert self.ctrl.state() == expected, ("resumed state differs", self.ctrl.state(), expected)
+
+
+def main():
+    seed, want = int(sys.argv[1]), int(sys.argv[2])
+    trial = Trial(seed)
+    while trial.cuts < want:
+        trial.run_until_cut()
+        trial.power_up()
+        trial.check_after_power_up()
+    print(json.dumps({"cuts": trial.cuts, "records": len(trial.all), "extras": trial.extras,
+                      "last_seq": trial.journal.last_seq, "boots": trial.journal.boots,
+                      "writes": trial.flash.writes}))
+
+
+main()

@@ -1,0 +1,87 @@
+"""The screens at key moments, pixel for pixel, against reviewed golden PNGs.
+
+Regenerate (then look at every changed image before committing it):
+    .venv/bin/python tests/firmware/test_golden.py
+"""
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ui_run import GOLDEN, golden_pixels, image, pixels, run_ui  # noqa: E402
+
+BOOTED = ("tick", 1500)
+LOBO4 = ("keys", "1 ok ok ok ok")
+BASTA3 = ("keys", "2 3 ok ok ok")
+ROSTER = ("roster", ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"])
+
+# name -> key script ending on the screen to compare
+MOMENTS = {
+    "splash": [],
+    "game_menu": [BOOTED],
+    "players": [BOOTED, ("keys", "1")],
+    "names": [ROSTER, BOOTED, ("keys", "1 4")],
+    "options": [BOOTED, ("keys", "1 ok ok 1")],
+    "who_deals": [ROSTER, BOOTED, ("keys", "1 ok ok ok b")],
+    "lobo_play": [ROSTER, BOOTED, LOBO4, ("keys", "9 ok 1 0 ok")],
+    "lobo_preview": [ROSTER, BOOTED, LOBO4, ("keys", "9 ok 1 0 ok 3")],
+    "lobo_owes_two": [ROSTER, BOOTED, LOBO4, ("keys", "9 ok a")],
+    "doublet": [ROSTER, BOOTED, LOBO4, ("keys", "9 ok 1 0 ok 3 ok")],
+    "bust": [ROSTER, BOOTED, LOBO4, ("keys", "6 6 ok ok 1 1 ok")],
+    "round_end": [ROSTER, BOOTED, LOBO4, ("keys", "6 6 ok ok 1 1 ok"), ("tick", 1600)],
+    "illegal": [ROSTER, BOOTED, LOBO4, ("keys", "a a")],
+    # 8 players, 1 token: P2..P7 swim, P2 pays again and is out
+    "swimming_and_out": [ROSTER, BOOTED, ("keys", "1 8 ok 1 1 1 ok ok"),
+                         ("keys", "1 1 ok ok " * 6 + "b b 9 ok ok")],
+    "winner": [ROSTER, BOOTED, ("keys", "1 2 ok 1 1 1 ok ok 1 1 ok ok 1 1 ok ok 1 1 ok"),
+               ("tick", 1600), ("tick", 1600)],
+    "history": [ROSTER, BOOTED, LOBO4, ("keys", "9 ok 1 0 ok a 0 ok b menu 1")],
+    "play_menu": [ROSTER, BOOTED, LOBO4, ("keys", "menu")],
+    "confirm_new": [ROSTER, BOOTED, LOBO4, ("keys", "9 ok menu 2")],
+    "basta_play": [ROSTER, BOOTED, BASTA3, ("keys", "c a 3 4 0 ok")],
+    "basta_more": [ROSTER, BOOTED, BASTA3, ("keys", "4 0 ok c")],
+    "basta_seat": [ROSTER, BOOTED, BASTA3, ("keys", "c a")],
+    "basta_over_50": [ROSTER, BOOTED, BASTA3, ("keys", "a 1 ok")],
+}
+
+
+def frames(micropython, tmp_root):
+    """name -> framebuffer hex of every moment."""
+    found = {}
+    for name, script in MOMENTS.items():
+        tmp = tmp_root / name
+        tmp.mkdir()
+        found[name] = run_ui(micropython, tmp, script + [("snap", name)])[-1]["fb"]
+    return found
+
+
+@pytest.fixture(scope="module")
+def moments(micropython, tmp_path_factory):
+    return frames(micropython, tmp_path_factory.mktemp("golden"))
+
+
+@pytest.mark.parametrize("name", sorted(MOMENTS))
+def test_screen_matches_golden(moments, name, tmp_path):
+    got = pixels(moments[name])
+    want = golden_pixels(name)
+    if got != want:
+        image(moments[name]).save(tmp_path / (name + ".png"))
+        wrong = sum(g != w for gr, wr in zip(got, want) for g, w in zip(gr, wr))
+        pytest.fail("%s: %d pixels differ; this run's screen is %s" % (
+            name, wrong, tmp_path / (name + ".png")))
+
+
+def regenerate():
+    import tempfile
+
+    from croupier.paths import micropython_binary
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, fb in frames(micropython_binary(), Path(tmp)).items():
+            image(fb).save(GOLDEN / (name + ".png"))
+            print("wrote", GOLDEN / (name + ".png"))
+
+
+if __name__ == "__main__":
+    regenerate()

@@ -1,0 +1,115 @@
+"""The play screen: card entry, preview, soft keys, refusals, undo/redo, announcements,
+history, and inputs arriving over the link (issue 4)."""
+from ui_run import by_name, lit, run_ui
+
+BOOTED = ("tick", 1500)
+LOBO3 = ("keys", "1 3 ok ok ok")  # Lobo 77, P1 P2 P3, 3 tokens, P1 deals, P2 opens
+BASTA3 = ("keys", "2 3 ok ok ok")  # BASTA, P1 P2 P3, limit 4, P1 starts
+
+
+def play(micropython, tmp_path, *steps):
+    return by_name(run_ui(micropython, tmp_path, [BOOTED] + list(steps)))
+
+
+def test_typing_previews_the_result_before_ok(micropython, tmp_path):
+    s = play(micropython, tmp_path, LOBO3, ("keys", "1 0 ok 9 ok 3"), ("snap", "typed"),
+             ("keys", "ok"), ("snap", "played"))
+    typed, played = s["typed"], s["played"]
+    assert typed["preview"] == ["3 -> 22 DOUBLET!", "P1 pays a token"]
+    assert typed["state"]["total"] == 19  # nothing played yet
+    assert played["state"]["total"] == 22
+    assert played["state"]["players"][0]["tokens"] == 2
+    assert played["news"] == ["DOUBLET!"] and played["tunes"] == ["doublet"]
+
+
+def test_undo_while_typing_deletes_a_digit_and_the_preview_follows(micropython, tmp_path):
+    s = play(micropython, tmp_path, LOBO3, ("keys", "4 4 undo"), ("snap", "s"))
+    assert s["s"]["preview"] == ["4 -> 4", "# to play"]
+    assert s["s"]["inputs"] == []
+
+
+def test_illegal_card_buzzes_shows_the_reason_and_changes_nothing(micropython, tmp_path):
+    s = play(micropython, tmp_path, LOBO3, ("keys", "a"), ("snap", "before"),
+             ("keys", "a"), ("snap", "refused"), ("tick", 2100), ("snap", "later"))
+    before, refused = s["before"], s["refused"]
+    assert refused["state"] == before["state"] and refused["inputs"] == ["2x"]
+    assert refused["tunes"] == ["error"]
+    assert "2x" in refused["message"]
+    assert lit(refused["fb"], 4, 23, 120, 16) > 0  # the reason is on screen
+    assert s["later"]["message"] is None
+
+
+def test_lobo_soft_keys_and_empty_ok_ends_a_two_card_turn(micropython, tmp_path):
+    s = play(micropython, tmp_path, LOBO3, ("keys", "5 0 ok a b ok c"), ("snap", "s"))
+    # P2 50, P3 2x, P1 -10 then ends the turn early, P2 rev
+    assert s["s"]["inputs"] == ["50", "2x", "-10", "end", "rev"]
+    state = s["s"]["state"]
+    assert state["total"] == 40 and state["dir"] == -1 and state["turn"] == 0
+
+
+def test_basta_action_page_and_seat_choice(micropython, tmp_path):
+    s = play(micropython, tmp_path, BASTA3, ("snap", "set"),
+             ("keys", "c a"), ("snap", "asking"),
+             ("keys", "3"), ("snap", "doubled"),
+             ("keys", "c b ok c b 1 c c a b 4 ok"), ("snap", "later"))
+    assert s["asking"]["inputs"] == [] and s["asking"]["tunes"] == ["click", "click"]
+    assert s["doubled"]["inputs"] == ["dbl:2"]
+    assert s["doubled"]["state"]["players"][2]["double"] is True
+    # P2 swaps (no seat), P3 owes two: swaps with P1, then rev; P2 basta; P1 -5 and 4
+    assert s["later"]["inputs"] == ["dbl:2", "swap", "swap:0", "rev", "basta", "-5", "4"]
+    assert s["later"]["state"]["total"] == 49
+
+
+def test_seat_choice_refuses_a_seat_that_does_not_exist(micropython, tmp_path):
+    s = play(micropython, tmp_path, BASTA3, ("keys", "c a 7"), ("snap", "s"))
+    assert s["s"]["inputs"] == [] and s["s"]["message"] == "no seat 7"
+
+
+def test_undo_and_redo_cross_round_ends(micropython, tmp_path):
+    s = play(micropython, tmp_path, LOBO3, ("keys", "6 6 ok ok"), ("snap", "66"),
+             ("keys", "1 1 ok"), ("snap", "bust"),
+             ("tick", 1600), ("snap", "round_end"), ("tick", 5000), ("snap", "still"),
+             ("keys", "ok"), ("snap", "round2"),
+             ("keys", "undo undo"), ("snap", "undone"),
+             ("keys", "undo! undo!"), ("snap", "redone"))
+    assert s["bust"]["news"] == ["77!", "ROUND 2"]
+    assert s["bust"]["tunes"] == ["click", "click", "bust"]
+    assert s["round_end"]["news"] == ["ROUND 2"] and s["round_end"]["tunes"] == ["round_end"]
+    assert s["still"]["news"] == ["ROUND 2"]  # stays until a key
+    assert s["round2"]["news"] == [] and s["round2"]["state"]["round"] == 2
+    assert s["undone"]["state"]["round"] == 1 and s["undone"]["state"]["total"] == 0
+    assert s["undone"]["inputs"] == []
+    assert s["redone"]["state"] == s["round2"]["state"]
+
+
+def test_typing_during_an_announcement_is_not_lost(micropython, tmp_path):
+    s = play(micropython, tmp_path, LOBO3, ("keys", "1 1 ok 5 ok"), ("snap", "s"))
+    assert s["s"]["inputs"] == ["11", "5"]
+
+
+def test_swimming_and_elimination_each_announce_with_their_tune(micropython, tmp_path):
+    # 2 players with 1 token: P2 11 (doublet, swims), P1 11 (doublet, swims), P2 11 (out)
+    s = play(micropython, tmp_path, ("keys", "1 2 ok 1 1 1 ok ok"),
+             ("keys", "1 1 ok"), ("snap", "swim"), ("tick", 1600), ("snap", "swim2"),
+             ("keys", "ok 1 1 ok ok 1 1 ok"), ("snap", "out"))
+    assert s["swim"]["news"] == ["DOUBLET!", "SWIMMING"]
+    assert s["swim2"]["tunes"] == ["swimming"]
+    assert s["out"]["news"] == ["DOUBLET!", "OUT", "WINNER"]
+    assert s["out"]["state"]["over"] and s["out"]["state"]["winners"] == [0]
+
+
+def test_history_lists_the_rounds_cards(micropython, tmp_path):
+    s = play(micropython, tmp_path, LOBO3, ("keys", "1 0 ok 9 ok a"),
+             ("keys", "menu 1"), ("snap", "history"), ("keys", "ok"), ("snap", "back"))
+    assert s["history"]["screen"] == "History"
+    assert lit(s["history"]["fb"], 0, 10, 128, 27) > 0  # three rows
+    assert lit(s["history"]["fb"], 0, 37, 128, 27) == 0
+    assert s["back"]["screen"] == "Play"
+
+
+def test_inputs_over_the_link_are_announced_like_keys(micropython, tmp_path):
+    s = play(micropython, tmp_path, LOBO3, ("snap", "set"), ("link", "play", "11"),
+             ("snap", "s"),
+             ("link", "new", "basta", ["Ann", "Bob"]), ("snap", "new"))
+    assert s["s"]["news"] == ["DOUBLET!"] and s["s"]["tunes"] == ["doublet"]
+    assert s["new"]["screen"] == "Play" and s["new"]["state"]["game"] == "basta"

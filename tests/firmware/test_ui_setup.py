@@ -1,0 +1,87 @@
+"""Power-on and game setup with the keypad alone (issue 4, "At the table")."""
+from ui_run import by_name, run_ui
+
+BOOTED = ("tick", 1500)  # the splash has gone
+
+
+def test_power_on_shows_the_splash_then_the_game_menu(micropython, tmp_path):
+    snaps = by_name(run_ui(micropython, tmp_path, [
+        ("snap", "splash"), BOOTED, ("snap", "menu")]))
+    assert snaps["splash"]["screen"] == "Splash"
+    assert snaps["splash"]["tunes"] == ["boot"]
+    assert snaps["menu"]["screen"] == "ListScreen"
+    assert snaps["menu"]["state"] is None
+
+
+def test_first_card_of_a_default_four_player_lobo_within_ten_keys(micropython, tmp_path):
+    keys = "1 ok ok ok ok 9 ok".split()
+    assert len(keys) <= 10
+    snap = run_ui(micropython, tmp_path, [BOOTED, ("keys", " ".join(keys)), ("snap", "s")])[0]
+    state = snap["state"]
+    assert state["game"] == "lobo77"
+    assert [p["name"] for p in state["players"]] == ["P1", "P2", "P3", "P4"]
+    assert [p["tokens"] for p in state["players"]] == [3, 3, 3, 3]
+    assert state["total"] == 9
+    assert state["turn"] == 2  # P1 dealt, P2 played the 9
+    assert snap["tunes"] == ["boot"] + ["click"] * len(keys)
+
+
+def test_roster_names_digits_cycle_names_options_and_who_deals(micropython, tmp_path):
+    snap = run_ui(micropython, tmp_path, [
+        ("roster", ["Ann", "Bob", "Cy", "Dee", "Eve"]), BOOTED,
+        ("keys", "1 3"),  # Lobo 77, 3 players: Ann Bob Cy
+        ("keys", "2"),  # seat 2 takes the next free roster name: Dee
+        ("keys", "ok 1 1 2 ok"),  # tokens 3 -> 4 -> 5, negative doublets on
+        ("keys", "3"),  # Cy deals
+        ("snap", "s")])[0]
+    state = snap["state"]
+    assert [p["name"] for p in state["players"]] == ["Cy", "Ann", "Dee"]  # clockwise kept
+    assert [p["tokens"] for p in state["players"]] == [5, 5, 5]
+    assert state["turn"] == 1  # left of the dealer opens
+
+
+def test_basta_setup_picks_who_starts_and_the_limit(micropython, tmp_path):
+    snap = run_ui(micropython, tmp_path, [
+        BOOTED, ("keys", "2 3 ok 1 ok 2"), ("keys", "7 ok"), ("snap", "s")])[0]
+    state = snap["state"]
+    assert state["game"] == "basta"
+    assert [p["name"] for p in state["players"]] == ["P2", "P3", "P1"]
+    assert state["total"] == 7 and state["turn"] == 1  # P2 started
+
+
+def test_player_count_outside_the_limits_is_refused_with_a_reason(micropython, tmp_path):
+    snap = run_ui(micropython, tmp_path, [BOOTED, ("keys", "2 9"), ("snap", "s")])[0]
+    assert snap["screen"] == "NumberPrompt"
+    assert snap["message"] == "2 to 6"
+    assert snap["tunes"] == ["boot", "click", "error"]
+
+
+def test_back_steps_out_of_setup_without_starting_a_game(micropython, tmp_path):
+    snap = run_ui(micropython, tmp_path, [BOOTED, ("keys", "1 ok undo undo 2"), ("snap", "s")])[0]
+    assert snap["screen"] == "NumberPrompt"  # back at the menu, then BASTA picked
+    assert snap["state"] is None
+
+
+def test_new_game_while_one_is_unfinished_asks_first(micropython, tmp_path):
+    start = "1 ok ok ok ok 9 ok"
+    snaps = by_name(run_ui(micropython, tmp_path, [
+        BOOTED, ("keys", start + " menu 2"), ("snap", "asked"),
+        ("keys", "undo"), ("snap", "kept"),
+        ("keys", "menu 2 ok"), ("snap", "setup")]))
+    assert snaps["asked"]["screen"] == "Confirm"
+    assert snaps["kept"]["screen"] == "Play" and snaps["kept"]["state"]["total"] == 9
+    assert snaps["setup"]["screen"] == "ListScreen"  # the game menu of a new setup
+    assert snaps["setup"]["state"]["total"] == 9  # nothing replaced until the new game starts
+
+
+def test_power_on_resumes_the_game_exactly_where_it_was(micropython, tmp_path):
+    snaps = by_name(run_ui(micropython, tmp_path, [
+        BOOTED, ("keys", "1 ok ok ok ok 9 ok a 5 ok 8 ok undo"), ("snap", "before"),
+        ("reboot",), ("snap", "splash"), BOOTED, ("snap", "after"),
+        ("keys", "undo!"), ("snap", "redone")]))
+    before, after = snaps["before"], snaps["after"]
+    assert snaps["splash"]["screen"] == "Splash"
+    assert after["screen"] == "Play"
+    assert after["state"] == before["state"]
+    assert before["state"]["owed"] == 1  # second card of the 2x still owed
+    assert snaps["redone"]["state"]["total"] == 22  # the undone 8 survives the reboot

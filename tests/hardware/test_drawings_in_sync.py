@@ -1,0 +1,87 @@
+"""The committed drawings are exactly what hardware/pins.json gives today, and they follow
+the pin map when it changes."""
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from hardware import generate, pinmap
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def texts(svg_text):
+    return [el.text for el in ET.fromstring(svg_text.encode()).iter(SVG + "text")]
+
+
+def test_committed_files_are_current(pins):
+    for name, text in generate.outputs(pins).items():
+        committed = (generate.HARDWARE_DIR / name).read_text(encoding="utf-8")
+        assert committed == text, "hardware/%s is stale: run python -m hardware.generate" % name
+
+
+def test_generation_is_deterministic(pins):
+    assert generate.outputs(pins) == generate.outputs(pinmap.load())
+
+
+def test_check_mode_spots_a_stale_file(tmp_path, capsys):
+    assert generate.main(["--out", str(tmp_path)]) == 0
+    assert generate.main(["--check", "--out", str(tmp_path)]) == 0
+    (tmp_path / "wiring.svg").write_text("old", encoding="utf-8")
+    (tmp_path / "wokwi" / "diagram.json").unlink()
+    assert generate.main(["--check", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "out of date: wiring.svg" in err and "out of date: wokwi/diagram.json" in err
+    assert "keypad-overlay.svg" not in err
+
+
+def test_a_moved_pin_moves_in_every_drawing(edited, tmp_path):
+    pins = pinmap.PinMap(edited({"buzzer": {"gpio": 19}}))
+    out = generate.outputs(pins)
+    assert "GPIO19" in texts(out["wiring.svg"]) and "GPIO23" not in texts(out["wiring.svg"])
+    assert '"esp:19", "bz1:2"' in out["wokwi/diagram.json"]
+    assert generate.stale(pins) == ["wiring.svg", "wokwi/diagram.json"]
+
+
+def test_the_wiring_shows_every_signal(pins):
+    shown = texts(generate.outputs(pins)["wiring.svg"])
+    for s in pins.signals:
+        assert "GPIO%d" % s["gpio"] in shown
+        assert s["signal"] in shown and s["note"] in shown
+    assert "0x%02X" % pins.i2c_address in " ".join(shown)
+
+
+def test_the_overlay_prints_each_label_with_its_meaning(pins):
+    shown = texts(generate.outputs(pins)["keypad-overlay.svg"])
+    for label in pins.key_labels:
+        assert label in shown
+    for meaning in ("OK", "UNDO", "held: REDO", "MENU"):
+        assert meaning in shown
+    assert shown.count("soft") == 3
+
+
+def test_the_overlay_follows_the_label_order(pin_data):
+    labels = pin_data["keypad"]["labels"]
+    labels[0], labels[15] = labels[15], labels[0]
+    shown = texts(generate.outputs(pinmap.PinMap(pin_data))["keypad-overlay.svg"])
+    keys = [t for t in shown if t in labels][:16]  # the keys come first, the legend after
+    assert keys == labels
+
+
+def test_an_unfit_pin_map_is_refused_and_nothing_written(edited, tmp_path, capsys):
+    bad = tmp_path / "pins.json"
+    bad.write_text(json.dumps(edited({"buzzer": {"gpio": 36}})), encoding="utf-8")
+    out = tmp_path / "out"
+    assert generate.main(["--pins", str(bad), "--out", str(out)]) == 2
+    assert "input only" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_an_unknown_part_is_a_clear_error(edited):
+    with pytest.raises(pinmap.PinMapError, match="does not know: 'LED'"):
+        generate.outputs(pinmap.PinMap(edited({"buzzer": {"part": "LED"}})))
+
+
+def test_an_unknown_part_pin_is_a_clear_error(edited):
+    with pytest.raises(pinmap.PinMapError, match="has no pin 'R9'"):
+        generate.outputs(pinmap.PinMap(edited({"key_row0": {"part_pin": "R9"}})))

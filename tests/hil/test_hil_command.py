@@ -1,0 +1,106 @@
+"""`croupier hil` end to end: on a fresh virtual board, on a board started separately (the
+real-board subset, over --port) and on a firmware with one rule broken."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from croupier.paths import firmware_dir
+
+SUITE_TIMEOUT = 240  # seconds for one whole `croupier hil` run
+SIDE_CHANNEL = "needs the virtual board's side channel"
+
+
+def croupier(*args, timeout=SUITE_TIMEOUT):
+    """Run the installed command line as a user would; (exit status, output)."""
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def outcomes(junit):
+    """{test name: (outcome, skip message, side-channel property)} from a JUnit XML report."""
+    found = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        name = "%s::%s" % (case.get("classname"), case.get("name"))
+        outcome, message = "passed", None
+        for tag in ("failure", "error", "skipped"):
+            node = case.find(tag)
+            if node is not None:
+                outcome, message = tag, node.get("message")
+        props = {p.get("name"): p.get("value") for p in case.iter("property")}
+        found[name] = (outcome, message, props.get("virtual_board"))
+    return found
+
+
+@pytest.fixture(scope="module")
+def virtual_run(tmp_path_factory):
+    """The whole suite on a fresh virtual board, once for this module."""
+    folder = tmp_path_factory.mktemp("hil-virtual")
+    status, output = croupier("hil", "--junitxml", str(folder / "junit.xml"), "--transcripts", str(folder / "logs"))
+    return status, output, outcomes(folder / "junit.xml"), folder / "logs"
+
+
+def test_the_suite_passes_on_a_fresh_virtual_board(virtual_run):
+    status, output, results, logs = virtual_run
+    assert status == 0, output[-6000:]
+    assert "result:      PASS" in output, output[-3000:]
+    assert results and all(outcome == "passed" for outcome, _, _ in results.values()), \
+        [name for name, r in results.items() if r[0] != "passed"]
+    assert any(side for _, _, side in results.values()), "some tests use the side channel"
+    assert len(list(logs.glob("*.log"))) == len(results), "one serial transcript per test"
+
+
+@pytest.fixture
+def headless_board(tmp_path):
+    """`croupier sim --headless --link PATH` started separately, as a person would."""
+    link = tmp_path / "board"
+    proc = subprocess.Popen([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(link)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not link.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail("croupier sim --headless did not create %s: %s" % (link, proc.communicate(timeout=10)[0]))
+        time.sleep(0.1)
+    yield link
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def test_over_port_the_real_board_subset_runs_and_passes(virtual_run, headless_board, tmp_path):
+    status, output = croupier("hil", "--port", str(headless_board), "--junitxml", str(tmp_path / "junit.xml"))
+    assert status == 0, output[-6000:]
+    on_port, on_virtual = outcomes(tmp_path / "junit.xml"), virtual_run[2]
+    assert set(on_port) == set(on_virtual), "the same suite runs over --port"
+    skipped = {name for name, (outcome, _, _) in on_port.items() if outcome == "skipped"}
+    marked = {name for name, (_, _, side) in on_virtual.items() if side}
+    assert skipped == marked, "exactly the side-channel tests are skipped on a real board"
+    assert all(message.startswith(SIDE_CHANNEL) for outcome, message, _ in on_port.values() if outcome == "skipped")
+    assert all(outcome == "passed" for name, (outcome, _, _) in on_port.items() if name not in marked)
+
+
+def test_a_firmware_that_does_not_charge_doublets_fails_naming_the_rule(tmp_path):
+    broken = tmp_path / "firmware"
+    shutil.copytree(firmware_dir(), broken, ignore=shutil.ignore_patterns("__pycache__"))
+    rules = broken / "croupier" / "rules" / "lobo77.py"
+    source = rules.read_text()
+    assert source.count("DOUBLETS = (11, 22, 33, 44, 55, 66)") == 1, "the rule to break has moved: update this test"
+    rules.write_text(source.replace("DOUBLETS = (11, 22, 33, 44, 55, 66)", "DOUBLETS = ()"))
+
+    status, output = croupier("hil", "--firmware", str(broken), "-k", "lobo77")
+    assert status != 0, "the suite must fail on a firmware that charges no doublets:\n" + output[-3000:]
+    assert "result:      FAIL" in output
+    failures = [line for line in output.splitlines() if line.startswith("  failed:")]
+    assert failures and any("doublet" in line and "RULES 1.3" in line for line in failures), \
+        "the summary must point at the doublet rule:\n" + output[-4000:]

@@ -1,0 +1,110 @@
+"""Every device command end to end on the virtual board: real mpremote, pyserial and SQLite."""
+import time
+
+from conftest import device_records
+from croupier.build import build_firmware, read_manifest
+from croupier.cli import main
+from croupier.commands.demo import play_through_link, script_game
+from croupier.deploy import Mpremote
+from croupier.link import connect
+from croupier.store import Store
+
+LOBO = ["Ana", "Ben", "Cleo", "Dev"]
+BASTA = ["Ana", "Ben", "Cleo"]
+# Runs on the board: where the journal lives, for the tests that wipe or tamper with it.
+JOURNAL = "import boards\nJ = boards.load().JOURNAL_DIR\n"
+
+
+def test_flash_copies_only_changed_files_and_nothing_the_second_time(vboard, capsys):
+    board = Mpremote(vboard.port)
+    board.run("exec", "f = open('main.py', 'a'); f.write('# older firmware\\n'); f.close()\n"
+                      "f = open('croupier/stale.py', 'w'); f.write('x = 1\\n'); f.close()")
+    assert main(["flash", "--port", vboard.port]) == 0
+    assert "1 file(s) copied, 1 stale removed" in capsys.readouterr().out
+    assert main(["flash", "--port", vboard.port]) == 0
+    out = capsys.readouterr().out
+    assert "0 file(s) copied, 0 stale removed" in out and "board answers: fw" in out
+    manifest = read_manifest(build_firmware())
+    assert board.hashes({p.split("/")[0] for p in manifest}) == manifest
+
+
+def test_sync_stores_exactly_the_boards_records_once_then_acks(vboard, tmp_path, capsys):
+    db = str(tmp_path / "games.sqlite3")
+    with connect(vboard.port) as link:
+        lobo = script_game("lobo77", LOBO, seed=1)
+        play_through_link(link, "lobo77", LOBO, lobo)
+        play_through_link(link, "basta", BASTA, script_game("basta", BASTA, seed=1)[:5])
+        expected = device_records(link)
+    assert main(["sync", "--port", vboard.port, "--db", db]) == 0
+    assert "%d record(s) pulled, %d new, 2 game(s)" % (len(expected), len(expected)) in capsys.readouterr().out
+    with Store(db) as store:
+        device, epoch = store.db.execute("SELECT device, log_epoch FROM devices").fetchone()
+        assert store.records(device, epoch) == expected
+        lobo_game, basta_game = store.games()
+        assert (lobo_game["status"], basta_game["status"]) == ("over", "playing")
+        assert sum(p["won"] for p in lobo_game["players"]) == 1
+        assert len(lobo_game["timeline"]["points"]) == len(lobo) + 1
+
+    assert main(["sync", "--port", vboard.port, "--db", db]) == 0
+    assert "0 record(s) pulled, 0 new" in capsys.readouterr().out
+    with connect(vboard.port) as link:
+        left = device_records(link)
+        # acked: the finished Lobo game's closed segment is gone from the board
+        assert left and left[0][0] > lobo_game["game_id"] + len(lobo)
+        link.call("play", card="3")
+    assert main(["sync", "--port", vboard.port, "--db", db]) == 0
+    with Store(db) as store:
+        newest = store.records(device, epoch)[-1]
+        assert store.record_count() == len(expected) + 1
+    assert newest[3:] == ["play", "3"] and abs(newest[1] - time.time()) < 120  # the clock was set
+
+
+def test_a_wiped_board_is_a_new_journal_not_an_old_one(vboard, tmp_path, capsys):
+    db = str(tmp_path / "games.sqlite3")
+    with connect(vboard.port) as link:
+        play_through_link(link, "lobo77", LOBO, script_game("lobo77", LOBO, seed=2))
+        first_epoch = link.hello()["log_epoch"]
+    assert main(["sync", "--port", vboard.port, "--db", db]) == 0
+    Mpremote(vboard.port).run("exec", JOURNAL + "import os\nfor f in os.listdir(J): os.remove(J + '/' + f)", "+", "reset")
+    with connect(vboard.port) as link:
+        assert link.hello()["log_epoch"] != first_epoch
+        play_through_link(link, "lobo77", LOBO, ["9", "2"])
+        second = device_records(link)
+    assert second[0][0] == 1  # the same seqs as the first journal's start
+    assert main(["sync", "--port", vboard.port, "--db", db]) == 0
+    assert "%d new" % len(second) in capsys.readouterr().out
+    with Store(db) as store:
+        assert len({(g["log_epoch"], g["game_id"]) for g in store.games()}) == 2
+
+
+def test_records_that_do_not_replay_are_refused_and_not_stored(vboard, tmp_path, capsys):
+    db = str(tmp_path / "games.sqlite3")
+    with connect(vboard.port) as link:
+        play_through_link(link, "lobo77", LOBO, script_game("lobo77", LOBO, seed=3))
+        good = device_records(link)
+    game_id = good[0][2]
+    # a record the controller would never write: a card after the game ended
+    Mpremote(vboard.port).run("exec", JOURNAL + "from croupier.journal import Journal\n"
+                              "Journal(J).append(%d, 'play', '5')" % game_id, "+", "reset")
+    for _ in range(2):  # refused again on the next sync: nothing is skipped
+        assert main(["sync", "--port", vboard.port, "--db", db]) == 1
+        out = capsys.readouterr().out
+        assert "REFUSED game %d, record %d: record 'play' after the game ended" % (game_id, good[-1][0] + 1) in out
+        with Store(db) as store:
+            assert store.records(*store.db.execute("SELECT device, log_epoch FROM devices").fetchone()) == good
+
+
+def test_roster_screenshot_and_errors_on_the_board(vboard, tmp_path, capsys):
+    from PIL import Image
+
+    assert main(["roster", "--port", vboard.port, "Ana", "Ben", "Cleo"]) == 0
+    assert "roster on the board: Ana, Ben, Cleo" in capsys.readouterr().out
+    png = tmp_path / "screen.png"
+    assert main(["screenshot", "--port", vboard.port, "--out", str(png), "--scale", "2"]) == 0
+    with Image.open(png) as image:
+        assert image.size == (256, 128)
+        assert len(set(image.convert("L").getdata())) > 1  # something is drawn
+    assert main(["roster", "--port", vboard.port, "x" * 40]) == 1
+    assert "roster: " in capsys.readouterr().err
+    assert main(["sync", "--port", str(tmp_path / "no-such-port"), "--db", str(tmp_path / "d.sqlite3")]) == 1
+    assert "cannot open" in capsys.readouterr().err

@@ -1,0 +1,126 @@
+"""The protocol client: framing, CRC, ids, noise, events, retries, deadlines.
+
+The far end is a real pseudo-terminal; the test writes the device's bytes into it by hand.
+"""
+import os
+import time
+
+import pytest
+
+from croupier.link import (DeviceError, Link, LinkError, LinkTimeout, crc_hex, decode_frame, encode_frame,
+                           open_serial)
+
+
+def frame(payload: bytes) -> bytes:
+    return b"@" + payload + b"|" + crc_hex(payload).encode() + b"\n"
+
+
+def test_crc_matches_the_protocol_example():
+    assert crc_hex(b'{"id":1,"cmd":"hello"}') == "a1907c01"
+
+
+def test_frames_are_canonical_ascii_with_crc():
+    raw = encode_frame({"id": 7, "cmd": "roster", "names": ["Zoë"]})
+    assert raw == frame(b'{"cmd":"roster","id":7,"names":["Zo\\u00eb"]}')
+    assert decode_frame(raw) == {"id": 7, "cmd": "roster", "names": ["Zoë"]}
+
+
+@pytest.mark.parametrize("line", [
+    b"MicroPython v1.24 on 2024-01-01; boot banner",
+    b'@{"id":1,"ok":true}|00000000',         # wrong CRC
+    b'@{"id":1,"ok":true}',                   # no CRC (the device always sends one)
+    frame(b'{"id":1,"ok":tru'),               # bad JSON behind a good CRC
+    frame(b"[1,2,3]"),                        # not an object
+    frame(b'{"ok":true,"\xff":1}'),           # not ASCII
+])
+def test_lines_that_are_not_valid_frames_decode_to_nothing(line):
+    assert decode_frame(line) is None
+
+
+@pytest.fixture
+def wire():
+    """(Link on a pty, function writing device bytes, function reading what the host sent)."""
+    master, slave = os.openpty()
+    port = open_serial(os.ttyname(slave))
+    os.set_blocking(master, False)
+    sent = []
+    link = Link(port, transcript=lambda d, b: sent.append((d, b)), timeout=0.5)
+
+    def host_bytes():
+        time.sleep(0.05)
+        try:
+            return os.read(master, 65536)
+        except BlockingIOError:
+            return b""
+
+    yield link, lambda data: os.write(master, data), host_bytes, sent
+    port.close()
+    os.close(master)
+    os.close(slave)
+
+
+def test_answer_is_found_among_noise_events_stale_answers_and_damaged_frames(wire):
+    link, device, host_bytes, _ = wire
+    device(b"rst:0x1 (POWERON_RESET)\r\nTraceback (most recent call last):\r\n"
+           + frame(b'{"ev":"boot","fw":"1"}')
+           + b'@{"id":1,"ok":true,"state":null}|deadbeef\n'
+           + frame(b'{"id":99,"ok":true}')
+           + frame(b'{"id":1,"ok":true,"state":{"total":5}}'))
+    assert link.call("state")["state"] == {"total": 5}
+    assert host_bytes().startswith(b'@{"cmd":"state","id":1}|')
+    assert [ev["ev"] for ev in link.events] == ["boot"]
+    assert b"rst:0x1 (POWERON_RESET)\r" in link.noise
+    assert b'@{"id":1,"ok":true,"state":null}|deadbeef' in link.noise
+
+
+def test_a_refusal_raises_with_the_devices_code_and_words(wire):
+    link, device, _, _ = wire
+    device(frame(b'{"error":"illegal","id":1,"message":"the first of two cards cannot be 2x","ok":false}'))
+    with pytest.raises(DeviceError) as err:
+        link.call("play", card="2x")
+    assert (err.value.error, err.value.message) == ("illegal", "the first of two cards cannot be 2x")
+
+
+def test_a_garbled_idempotent_request_is_sent_again(wire):
+    link, device, host_bytes, _ = wire
+    device(frame(b'{"error":"bad_frame","id":null,"message":"bad CRC","ok":false}')
+           + frame(b'{"id":2,"log_epoch":"e","ok":true}'))
+    assert link.call("hello")["log_epoch"] == "e"
+    assert host_bytes().count(b'"cmd":"hello"') == 2
+
+
+def test_silence_ends_at_the_deadline_with_a_clear_error(wire):
+    link, _, host_bytes, _ = wire
+    start = time.monotonic()
+    with pytest.raises(LinkTimeout, match="is the Croupier firmware running"):
+        link.call("play", card="9", timeout=0.3)
+    assert 0.3 <= time.monotonic() - start < 2
+    assert host_bytes().count(b'"cmd":"play"') == 1  # never repeated: it would play twice
+
+
+def test_events_are_waited_for_with_a_deadline(wire):
+    link, device, _, _ = wire
+    device(frame(b'{"ev":"play","seq":4}'))
+    assert link.wait_event("play", timeout=1)["seq"] == 4
+    with pytest.raises(LinkTimeout, match="no 'play' event"):
+        link.wait_event("play", timeout=0.2)
+
+
+def test_transcript_sees_raw_bytes_both_ways(wire):
+    link, device, _, sent = wire
+    device(b"noise\n" + frame(b'{"id":1,"ok":true}'))
+    link.call("ack", upto=3)
+    assert b"".join(b for d, b in sent if d == "rx") == b"noise\n" + frame(b'{"id":1,"ok":true}')
+    assert b"".join(b for d, b in sent if d == "tx") == encode_frame({"id": 1, "cmd": "ack", "upto": 3})
+
+
+def test_an_oversized_request_is_refused_before_sending(wire):
+    link, _, host_bytes, _ = wire
+    with pytest.raises(LinkError, match="accepts at most 1024"):
+        link.call("roster", names=["x" * 200] * 8)
+    assert host_bytes() == b""
+
+
+def test_an_unknown_port_is_a_clear_error():
+    with pytest.raises(LinkError, match="cannot open /dev/no-such-board"):
+        open_serial("/dev/no-such-board")

@@ -1,0 +1,87 @@
+"""Rebuilding games from journal records with the firmware's own rules engines."""
+import pytest
+
+from conftest import journal
+from croupier.commands.demo import script_game
+from croupier.rules import new_game
+from croupier.sync import ReplayError, replay
+
+PLAYERS3 = ["Ann", "Bob", "Cy"]
+
+
+def test_worked_example_doublet_is_counted_for_the_player_who_made_it():
+    # RULES.md: B 10, C 9, A 3 -> 22, a doublet: A loses a token.
+    game, results = replay(journal("lobo77", PLAYERS3, ["10", "9", "3"]))
+    assert game["status"] == "playing"
+    assert game["final_state"]["total"] == 22
+    ann = results[0]
+    assert (ann["name"], ann["doublets"], ann["tokens_lost"], ann["busts"]) == ("Ann", 1, 1, 0)
+    assert [r["doublets"] for r in results[1:]] == [0, 0]
+    assert game["timeline"]["meter"] == "tokens"
+    assert game["timeline"]["points"] == [[0, [3, 3, 3]], [10, [3, 3, 3]], [19, [3, 3, 3]], [22, [2, 3, 3]]]
+
+
+def test_finished_game_replays_to_its_end_record_and_names_the_winner():
+    cards = script_game("lobo77", ["Ann", "Bob", "Cy", "Dee"], seed=3)
+    records = journal("lobo77", ["Ann", "Bob", "Cy", "Dee"], cards)
+    game, results = replay(records)
+    assert records[-1][3] == "end"
+    assert game["status"] == "over" and game["ended"] == records[-1][1]
+    winners = [r["name"] for r in results if r["won"]]
+    assert winners == [game["final_state"]["players"][s]["name"] for s in game["final_state"]["winners"]]
+    assert len(winners) == 1
+    assert sum(r["eliminated"] for r in results) == 3
+    assert len(game["timeline"]["points"]) == len(cards) + 1
+
+
+def test_undone_cards_count_for_nothing():
+    game, results = replay(journal("lobo77", PLAYERS3, ["10", "9", "3", "undo", "4"]))
+    assert game["final_state"]["total"] == 23
+    assert [r["doublets"] for r in results] == [0, 0, 0]
+    redone, _ = replay(journal("lobo77", PLAYERS3, ["10", "9", "3", "undo", "redo"]))
+    assert redone["final_state"]["total"] == 22
+
+
+def test_an_illegal_card_is_refused_with_its_seq_and_reason():
+    records = journal("basta", PLAYERS3, ["dbl:2"])
+    records.append([3, None, 1, "play", "dbl:2"])  # a second double on seat 2: illegal
+    with pytest.raises(ReplayError) as err:
+        replay(records)
+    assert err.value.seq == 3 and "already has a double" in str(err.value)
+
+
+def test_an_end_record_with_another_state_is_refused_naming_the_difference():
+    records = journal("basta", PLAYERS3, script_game("basta", PLAYERS3, seed=1))
+    records[-1][4] = dict(records[-1][4], total=records[-1][4]["total"] + 1)
+    with pytest.raises(ReplayError, match="final state differs: total: replay gives"):
+        replay(records)
+
+
+def test_the_devices_current_state_must_match():
+    records = journal("lobo77", PLAYERS3, ["10", "9"])
+    engine = new_game("lobo77", PLAYERS3)
+    engine.play("10")
+    with pytest.raises(ReplayError, match="current state differs"):
+        replay(records, expected_state=engine.state())
+    engine.play("9")
+    assert replay(records, expected_state=engine.state())[0]["final_state"] == engine.state()
+
+
+def test_records_that_cannot_be_a_game_are_refused():
+    records = journal("lobo77", PLAYERS3, ["10"])
+    with pytest.raises(ReplayError, match="first record is 'play'"):
+        replay(records[1:])
+    with pytest.raises(ReplayError, match="unknown record kind 'teleport'"):
+        replay(records + [[3, None, 1, "teleport", None]])
+    with pytest.raises(ReplayError, match="cannot set the game up"):
+        replay([[1, None, 1, "new", {"game": "lobo77", "players": ["Solo"], "options": {}}]])
+    finished = journal("lobo77", PLAYERS3, script_game("lobo77", PLAYERS3, seed=2))
+    with pytest.raises(ReplayError, match="after the game ended"):
+        replay(finished + [[finished[-1][0] + 1, None, 1, "play", "5"]])
+
+
+def test_an_abandoned_game_is_kept_as_abandoned():
+    records = journal("lobo77", PLAYERS3, ["10", "9"]) + [[4, T0 := 1_700_000_100, 1, "abandon", None]]
+    game, results = replay(records)
+    assert game["status"] == "abandoned" and game["ended"] == T0
+    assert not any(r["won"] for r in results)

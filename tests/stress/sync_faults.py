@@ -1,0 +1,127 @@
+"""Sync under faults: seeded runs on one virtual board, each ending with exactly the board's records.
+
+Each run plays a fresh scripted game, notes the board's records over a clean link, then syncs
+into a new database while the link drops and corrupts bytes, the board resets, or its power is
+cut. A failed sync is simply run again (faults then off); the database must end with exactly
+the noted records: none missing, none twice.
+
+    .venv/bin/python tests/stress/sync_faults.py [--runs 120] [--seed 0]
+"""
+import argparse
+import random
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from croupier.commands.demo import script_game
+from croupier.link import Link, LinkError, open_serial
+from croupier.store import Store
+from croupier.sync import pull, sync
+
+PLAYERS = ["Ana", "Ben", "Cleo"]
+KINDS = ("noise", "reset", "power")
+MAX_ATTEMPTS = 4
+HELLO_TIMEOUT = 5.0
+
+
+def _link(vb):
+    port = open_serial(vb.port)
+    return port, Link(port, timeout=HELLO_TIMEOUT)
+
+
+def board_records(vb):
+    port, link = _link(vb)
+    try:
+        return pull(link, link.hello()["log_epoch"], 0)
+    finally:
+        port.close()
+
+
+def play_game(vb, seed):
+    port, link = _link(vb)
+    try:
+        link.call("new", game="basta", players=PLAYERS)
+        for card in script_game("basta", PLAYERS, seed=seed)[: 20 + seed % 20]:
+            link.call("play", card=card)
+    finally:
+        port.close()
+
+
+def _inject(vb, kind, rng, seed):
+    """Start the run's fault; returns a timer to cancel (or None)."""
+    if kind == "noise":
+        vb.faults(drop=rng.uniform(0.0005, 0.004), corrupt=rng.uniform(0.0005, 0.004), baud=115200, seed=seed)
+        return None
+    vb.faults(baud=115200, seed=seed)
+    action = vb.hard_reset if kind == "reset" else (lambda: vb.cut_power(after_writes=rng.randint(1, 3)))
+    timer = threading.Timer(rng.uniform(0.02, 0.8), action)
+    timer.start()
+    return timer
+
+
+def run_once(vb, seed, db_path):
+    """One seeded run; returns (kind, attempts). Raises AssertionError on a wrong database."""
+    rng = random.Random(seed)
+    kind = KINDS[seed % len(KINDS)]
+    play_game(vb, seed)
+    expected = board_records(vb)
+    timer = _inject(vb, kind, rng, seed)
+    attempts = 0
+    with Store(db_path) as store:
+        while True:
+            attempts += 1
+            try:
+                port, link = _link(vb)
+                try:
+                    sync(link, store)
+                finally:
+                    port.close()
+                break
+            except LinkError:
+                if attempts >= MAX_ATTEMPTS:
+                    raise
+            finally:
+                if timer:
+                    timer.cancel()
+                    timer.join()
+                    timer = None
+            vb.faults()  # the next attempt runs on a clean link
+            if kind == "power" and not vb.alive():
+                vb.restart()
+        vb.faults()
+        if kind == "power" and not vb.alive():
+            vb.restart()
+        device, epoch = store.db.execute("SELECT device, log_epoch FROM devices").fetchone()
+        got = store.records(device, epoch)
+    assert got == expected, "seed %d (%s): database differs from the board's records" % (seed, kind)
+    return kind, attempts
+
+
+def main(argv=None):
+    from croupier.sim import VirtualBoard
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=120)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    tally = {kind: [0, 0, 0] for kind in KINDS}  # runs, first-attempt successes, attempts
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp, VirtualBoard() as vb:
+        for n in range(args.runs):
+            seed = args.seed + n
+            kind, attempts = run_once(vb, seed, Path(tmp) / ("run%d.sqlite3" % seed))
+            tally[kind][0] += 1
+            tally[kind][1] += attempts == 1
+            tally[kind][2] += attempts
+            print("run %3d seed %4d %-5s ok after %d attempt(s)" % (n + 1, seed, kind, attempts), flush=True)
+    print("%d runs in %.0f s, every database exactly the board's records" % (args.runs, time.monotonic() - started))
+    for kind, (runs, first, attempts) in tally.items():
+        print("  %-5s %3d runs, %3d synced on the first attempt, %.2f attempts on average"
+              % (kind, runs, first, attempts / max(1, runs)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
