@@ -77,16 +77,22 @@ class App:
         self.failed.set()
 
     def crash(self, exc):
-        """The crash screen: what broke, and that the journal is safe."""
+        """The crash screen: what broke, and that the journal is safe. Often reached out of
+        memory, so it frees what it can first and never raises itself."""
+        self.ui.news = []
+        gc.collect()
         sys.print_exception(exc)
-        fb = self.display
-        fb.fill(0)
-        draw.banner(fb, "CRASH")
-        draw.text_center(fb, draw.clip(type(exc).__name__, 16), 26)
-        draw.text_center(fb, draw.clip(str(exc), 16), 36)
-        draw.text_center(fb, "journal is safe", 52)
-        fb.show()
-        self.buzzer.play("error")
+        try:
+            fb = self.display
+            fb.fill(0)
+            draw.banner(fb, "CRASH")
+            draw.text_center(fb, draw.clip(type(exc).__name__, 16), 26)
+            draw.text_center(fb, draw.clip(str(exc), 16), 36)
+            draw.text_center(fb, "journal is safe", 52)
+            fb.show()
+            self.buzzer.play("error")
+        except Exception as e:  # the console still has the cause
+            sys.print_exception(e)
 
 
 def run():

@@ -22,6 +22,7 @@ class Controller:
         self.journal = journal
         self.game = None
         self.game_id = None
+        self.last_state = None  # state after the last accepted input, shared: read only
         self.roster = []  # names the host pushed (`roster` command), offered at setup
         self._subscribers = []
 
@@ -39,13 +40,15 @@ class Controller:
         for kind, data in actions:
             _replay(game, kind, data)
         self.game, self.game_id = game, game_id
+        self.last_state = game.state()
         return True
 
     def unfinished(self):
-        return self.game is not None and not self.game.state()["over"]
+        return self.last_state is not None and not self.last_state["over"]
 
     def state(self):
-        return None if self.game is None else self.game.state()
+        """The game's state (PROTOCOL.md), None without a game. Shared: do not change it."""
+        return self.last_state
 
     def new(self, game, players, options=None):
         """Start a game; an unfinished one is journaled as abandoned. SetupError: unchanged."""
@@ -54,7 +57,7 @@ class Controller:
             self.journal.append(self.game_id, "abandon", None)
         seq = self.journal.append(None, "new", fresh.setup())
         self.game, self.game_id = fresh, seq
-        self._notify(seq, [])
+        self._notify(seq, [], fresh.state())
         return seq
 
     def play(self, card):
@@ -64,24 +67,23 @@ class Controller:
         return self._applied(seq, game.play(card))
 
     def undo(self):
-        game = self._open_game()
-        if not game.can_undo():
-            raise Illegal("nothing to undo")
-        seq = self.journal.append(self.game_id, "undo", None)
-        return self._applied(seq, game.undo())
+        return self._undo_or_redo("undo")
 
     def redo(self):
+        return self._undo_or_redo("redo")
+
+    def _undo_or_redo(self, kind):
         game = self._open_game()
-        if not game.can_redo():
-            raise Illegal("nothing to redo")
-        seq = self.journal.append(self.game_id, "redo", None)
-        return self._applied(seq, game.redo())
+        if not getattr(game, "can_" + kind)():
+            raise Illegal("nothing to " + kind)
+        seq = self.journal.append(self.game_id, kind, None)
+        return self._applied(seq, getattr(game, kind)())
 
     def _open_game(self):
         # A finished game is closed: its `end` record is what the host syncs as final.
         if self.game is None:
             raise Illegal("no game in progress")
-        if self.game.state()["over"]:
+        if self.last_state["over"]:
             raise Illegal("the game is over")
         return self.game
 
@@ -92,8 +94,7 @@ class Controller:
         self._notify(seq, effects, state)
         return effects
 
-    def _notify(self, seq, effects, state=None):
-        if state is None:
-            state = self.game.state()
+    def _notify(self, seq, effects, state):
+        self.last_state = state
         for fn in self._subscribers:
             fn(seq, state, effects)

@@ -100,7 +100,13 @@ class Journal:
         self._next_seq = self._segment
         self._in_segment = 0
         self._scan_active()
-        self._write_head(self._segment)
+        self._close_segment()  # the head also counts the boot
+
+    def _close_segment(self):
+        """Start a new segment: the head points at it, with the game as it stands."""
+        self._write_head(self._next_seq)
+        self._segment = self._next_seq
+        self._in_segment = 0
 
     # -- boot -------------------------------------------------------------------------
 
@@ -179,7 +185,6 @@ class Journal:
                 self._game.apply(kind, data)
 
     def _write_head(self, segment):
-        """Point the head at segment (its first seq), with the game as it stands now."""
         game = self._game.snapshot() if self._game else None
         head = {"epoch": self.epoch, "boots": self.boots, "segment": segment, "game": game}
         name = self._file(_HEAD)
@@ -216,9 +221,7 @@ class Journal:
         self._note(record)
         if self._in_segment >= SEGMENT_RECORDS or kind in ("end", "abandon"):
             try:
-                self._write_head(self._next_seq)
-                self._segment = self._next_seq
-                self._in_segment = 0
+                self._close_segment()
             except OSError:
                 pass  # the record is safe; the segment is closed at a later append
         return seq

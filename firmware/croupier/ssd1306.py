@@ -1,17 +1,15 @@
 # SSD1306 128x64 OLED over I2C, drawn through framebuf. show() sends only what changed since
-# the previous show(): the frame is cut into 16-column strips per page, each compared with a
-# shadow copy of what the panel already holds, and each page's dirty span goes out in one
-# address window. Everything show() touches is allocated once in __init__, so refreshing the
-# screen never allocates.
+# the previous show(): each page is compared with a shadow copy of what the panel holds, and
+# a changed page sends just its changed columns (rounded up to whole CHUNKs, so a handful of
+# preallocated transfer buffers covers every span). show() never allocates.
 from micropython import const
 import framebuf
+import gc
 
 WIDTH = const(128)
 HEIGHT = const(64)
 PAGES = const(8)
-STRIP = const(16)  # columns per compared strip: smaller sends fewer bytes, costs more views
-STRIPS = const(8)  # WIDTH // STRIP
-
+CHUNK = const(16)  # spans are sent in multiples of this many columns
 _CTRL_CMD = const(0x00)  # control byte: every following byte is a command
 _CTRL_DATA = const(0x40)  # control byte: every following byte is display data
 
@@ -63,17 +61,18 @@ class SSD1306(framebuf.FrameBuffer):
         self.addr = addr
         self.width = WIDTH
         self.height = HEIGHT
+        gc.collect()  # two 1 KB buffers want contiguous heap
         self.buffer = bytearray(WIDTH * PAGES)
+        self._shadow = bytearray(WIDTH * PAGES)  # the panel's RAM as last sent
         super().__init__(self.buffer, WIDTH, HEIGHT, framebuf.MONO_VLSB)
-        # The panel's RAM as last sent, and matching strip views of both buffers.
-        self._shadow = bytearray(WIDTH * PAGES)
         frame, shadow = memoryview(self.buffer), memoryview(self._shadow)
-        self._strips = [frame[i * STRIP:(i + 1) * STRIP] for i in range(PAGES * STRIPS)]
-        self._shadow_strips = [shadow[i * STRIP:(i + 1) * STRIP] for i in range(PAGES * STRIPS)]
+        self._pages = [frame[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
+        self._shadow_pages = [shadow[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
+        # _tx[k]: the data control byte followed by room for k chunks
+        self._tx = [bytearray(k * CHUNK + 1) for k in range(WIDTH // CHUNK + 1)]
+        for tx in self._tx:
+            tx[0] = _CTRL_DATA
         self._window = bytearray((_CTRL_CMD, _SET_COL_ADDR, 0, 0, _SET_PAGE_ADDR, 0, 0))
-        # One writevto vector per span length: the control byte, then 1..STRIPS strips.
-        ctrl = bytes((_CTRL_DATA,))
-        self._vectors = [[ctrl] + [None] * n for n in range(STRIPS + 1)]
         self._cmd1 = bytearray((_CTRL_CMD, 0))
         self._cmd2 = bytearray((_CTRL_CMD, 0, 0))
         self.i2c.writeto(self.addr, _INIT)
@@ -83,28 +82,33 @@ class SSD1306(framebuf.FrameBuffer):
         """Send what changed since the last show() (everything when full); returns the data
         bytes sent."""
         sent = 0
-        strips, shadow = self._strips, self._shadow_strips
         window = self._window
         for page in range(PAGES):
-            base = page * STRIPS
-            first = last = -1
-            for s in range(base, base + STRIPS):
-                if full or strips[s] != shadow[s]:
-                    if first < 0:
-                        first = s
-                    last = s
-            if first < 0:
+            frame, shadow = self._pages[page], self._shadow_pages[page]
+            if full:
+                x0, x1 = 0, WIDTH - 1
+            elif frame == shadow:
                 continue
-            window[2] = (first - base) * STRIP
-            window[3] = (last + 1 - base) * STRIP - 1
+            else:
+                x0, x1 = 0, WIDTH - 1
+                while frame[x0] == shadow[x0]:
+                    x0 += 1
+                while frame[x1] == shadow[x1]:
+                    x1 -= 1
+            chunks = (x1 - x0) // CHUNK + 1
+            n = chunks * CHUNK
+            if x0 + n > WIDTH:
+                x0 = WIDTH - n
+            tx = self._tx[chunks]
+            for i in range(n):
+                tx[i + 1] = frame[x0 + i]
+            window[2] = x0
+            window[3] = x0 + n - 1
             window[5] = window[6] = page
             self.i2c.writeto(self.addr, window)
-            vector = self._vectors[last + 1 - first]
-            for s in range(first, last + 1):
-                vector[s - first + 1] = strips[s]
-                shadow[s][:] = strips[s]
-            self.i2c.writevto(self.addr, vector)
-            sent += (last + 1 - first) * STRIP
+            self.i2c.writeto(self.addr, tx)
+            shadow[:] = frame
+            sent += n
         return sent
 
     def _command(self, cmd, arg=-1):

@@ -74,6 +74,7 @@ class Link:
         self.noise = deque(maxlen=1000)
         self._next_id = 1
         self._buffer = bytearray()
+        self.info = None  # the last `hello` answer
 
     # -- raw line I/O -------------------------------------------------------------
     def _write(self, data: bytes):
@@ -185,6 +186,7 @@ class Link:
         info = self.call("hello")
         if info.get("proto") != PROTO:
             raise LinkError("the device speaks protocol %r; this croupier speaks %d: update one of them" % (info.get("proto"), PROTO))
+        self.info = info
         return info
 
 
@@ -221,10 +223,13 @@ def board_port(port_arg):
 
 @contextlib.contextmanager
 def connect(port_arg, transcript=None, timeout=DEFAULT_TIMEOUT):
-    """A Link to the board named by `--port` (path, pyserial URL, `sim` or None)."""
+    """A Link to the board named by `--port` (path, pyserial URL, `sim` or None), once the
+    firmware has answered `hello` (kept in `link.info`)."""
     with board_port(port_arg) as name:
         port = open_serial(name)
         try:
-            yield Link(port, transcript=transcript, timeout=timeout)
+            link = Link(port, transcript=transcript, timeout=timeout)
+            link.hello()
+            yield link
         finally:
             port.close()

@@ -11,57 +11,73 @@ class PowerCut(Exception):
 
 
 class RamFlash:
+    """The chip: its bytes, and how many block writes it has taken."""
+
     def __init__(self, blocks=64, seed=1):
         self.data = bytearray(b"\xff" * (blocks * BLOCK))
         self.blocks = blocks
         self.writes = 0  # block programs and erases so far
         self.cut_at = None  # the write that loses power
-        self.dead = False
         self.seed = seed
 
+
+class Powered:
+    """The block device littlefs sees during one power-up. Once its power is cut nothing
+    reaches the chip any more, even from file finalisers that run later."""
+
+    def __init__(self, flash):
+        self.flash = flash
+        self.dead = False
+        self._cut = PowerCut()  # raised without allocating: the cut may hit a finaliser
+
     def readblocks(self, n, buf, off=0):
+        if self.dead:
+            return
         start = n * BLOCK + off
-        buf[:] = self.data[start:start + len(buf)]
+        buf[:] = self.flash.data[start:start + len(buf)]
 
     def _spend(self):
-        if self.dead:
-            raise PowerCut()
-        self.writes += 1
-        if self.cut_at is not None and self.writes >= self.cut_at:
+        """Count one write; False when this is the write that loses power."""
+        flash = self.flash
+        flash.writes += 1
+        if flash.cut_at is not None and flash.writes >= flash.cut_at:
             self.dead = True
+            flash.cut_at = None
             return False
         return True
 
     def writeblocks(self, n, buf, off=0):
+        if self.dead:
+            return
+        data = self.flash.data
         start = n * BLOCK + off
         if not self._spend():
-            part = (self.seed * 7919 + self.writes) % (len(buf) + 1)
-            self.data[start:start + part] = buf[:part]
-            raise PowerCut()
-        self.data[start:start + len(buf)] = buf
+            for i in range((self.flash.seed * 7919 + self.flash.writes) % (len(buf) + 1)):
+                data[start + i] = buf[i]  # the bytes programmed before the supply died
+            raise self._cut
+        data[start:start + len(buf)] = buf
 
     def ioctl(self, op, arg):
         if op == 4:  # block count
-            return self.blocks
+            return self.flash.blocks
         if op == 5:  # block size
             return BLOCK
-        if op == 6:  # erase
+        if op == 6 and not self.dead:  # erase
             if not self._spend():
-                raise PowerCut()
-            self.data[arg * BLOCK:(arg + 1) * BLOCK] = b"\xff" * BLOCK
-            return 0
+                raise self._cut
+            self.flash.data[arg * BLOCK:(arg + 1) * BLOCK] = b"\xff" * BLOCK
         return 0
 
 
 def mount(flash, path="/flash", fresh=False):
-    """Power up: mount flash at path (formatting it first when fresh), dropping the mount
-    that lost power. A pending cut_at stays armed."""
+    """Power up: mount flash at path (formatting it first when fresh); returns the
+    Powered device of this power-up. A pending cut_at stays armed."""
     try:
         vfs.umount(path)
     except OSError:
         pass
-    flash.dead = False
+    device = Powered(flash)
     if fresh:
-        vfs.VfsLfs2.mkfs(flash)
-    vfs.mount(vfs.VfsLfs2(flash), path)
-    return path
+        vfs.VfsLfs2.mkfs(device)
+    vfs.mount(vfs.VfsLfs2(device), path)
+    return device

@@ -43,6 +43,9 @@ MOMENTS = {
     "basta_more": [ROSTER, BOOTED, BASTA3, ("keys", "4 0 ok c")],
     "basta_seat": [ROSTER, BOOTED, BASTA3, ("keys", "c a")],
     "basta_over_50": [ROSTER, BOOTED, BASTA3, ("keys", "a 1 ok")],
+    # what test_game_on_board.py waits for on the virtual board (no roster there)
+    "board_lobo_first_card": [BOOTED, LOBO4, ("keys", "9 ok")],
+    "board_illegal": [BOOTED, LOBO4, ("keys", "9 ok a a")],
 }
 
 

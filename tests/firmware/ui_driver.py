@@ -60,6 +60,7 @@ class Bench:
         elif op == "tick":
             self.now += command[1]
             self.ui.tick(self.now)
+            self.ui.draw(self.fb)
         elif op == "roster":
             self.roster[:] = command[1]
         elif op == "link":
@@ -85,6 +86,7 @@ class Bench:
             if end > start:
                 hold = text[end - 1] == "!"
                 self.ui.key(text[start:end - 1] if hold else text[start:end], hold)
+                self.ui.draw(self.fb)  # as the app's refresh task does after every key
             start = end + 1
 
     def snap(self, name):

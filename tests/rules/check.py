@@ -28,9 +28,26 @@ def play(g, cards):
     return effects
 
 
+def fields(g, names):
+    """The named state fields as a tuple: fields(g, "turn owed") == (1, 2)."""
+    state = g.state()
+    return tuple(state[name] for name in names.split())
+
+
 def snapshot(g):
     """Everything observable about a game, as one string."""
     return dumps([g.state(), g.inputs, g.round_log(), g.can_undo(), g.can_redo()])
+
+
+def retraces(g, history, steps):
+    """steps undos walk back through history (state dumps after each input) exactly, and as
+    many redos come back to the end."""
+    for back in range(1, steps + 1):
+        g.undo()
+        assert dumps(g.state()) == history[-1 - back], "undo %d went astray" % back
+    for forward in range(steps - 1, -1, -1):
+        g.redo()
+        assert dumps(g.state()) == history[-1 - forward], "redo went astray"
 
 
 def illegal(g, card, words=""):

@@ -72,30 +72,30 @@ def random_setup(rng):
     return game, players, options
 
 
-def play_game(seed, max_actions=600, show=None):
-    """Play one random game (with undo/redo and refused cards); return its summary."""
-    rng = Rng(seed)
-    game, players, options = random_setup(rng)
-    g = new_game(game, players, options)
+def random_step(g, game, seats, rng):
+    """One random action on g: mostly a card from the deck, now and then undo or redo.
+    Returns (action, effects or the refusal's reason)."""
+    roll = rng.below(100)
+    if roll < 4 and g.can_undo():
+        return "undo", g.undo()
+    if roll < 7 and g.can_redo():
+        return "redo", g.redo()
+    action = card(game, rng.below(1 << 16), seats)
+    try:
+        return action, g.play(action)
+    except Illegal as exc:
+        return action, exc.reason
+
+
+def record(seed, g, next_step, max_actions, show=None):
+    """Call next_step() -> (action, effects) until g is over (or max_actions); return the
+    game's summary: setup, inputs, final state, and a CRC of every step's canonical dump."""
     trail = 0
     state = g.state()
     for _ in range(max_actions):
         if state["over"]:
             break
-        roll = rng.below(100)
-        if seed == 7 and sys.implementation.name == "micropython" and roll == 50: roll = 5
-        if roll < 4 and g.can_undo():
-            action = "undo"
-            effects = g.undo()
-        elif roll < 7 and g.can_redo():
-            action = "redo"
-            effects = g.redo()
-        else:
-            action = card(game, rng.below(1 << 16), len(players))
-            try:
-                effects = g.play(action)
-            except Illegal as exc:
-                effects = exc.reason
+        action, effects = next_step()
         state = g.state()
         step = dumps([action, effects, state])
         trail = crc32(step.encode(), trail)
@@ -105,11 +105,20 @@ def play_game(seed, max_actions=600, show=None):
             "trail": trail}
 
 
-def main(argv):
+def play_game(seed, max_actions=600, show=None):
+    """Play one random game of Lobo 77 or BASTA (with undo/redo and refused cards)."""
+    rng = Rng(seed)
+    game, players, options = random_setup(rng)
+    g = new_game(game, players, options)
+    return record(seed, g, lambda: random_step(g, game, len(players), rng), max_actions, show)
+
+
+def main(argv, play=play_game):
+    """argv: FIRST COUNT [steps]; prints one summary line per game (or every step)."""
     first, count = int(argv[1]), int(argv[2])
     show = print if argv[3:] == ["steps"] else None
     for seed in range(first, first + count):
-        print(dumps(play_game(seed, show=show)))
+        print(dumps(play(seed, show=show)))
 
 
 if __name__ == "__main__":

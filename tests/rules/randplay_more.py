@@ -5,17 +5,16 @@
 #   micropython randplay_more.py FIRST COUNT          one summary line per game
 #   micropython randplay_more.py SEED 1 steps         every action of one game
 import sys
-from binascii import crc32
 
 from croupier.rules import new_game, Illegal
-from croupier.rules.canon import dumps
-from randplay import Rng, NAMES
+from randplay import Rng, NAMES, record, main
 
 GAMES = ("maumau", "factors", "duo")
 JUNK = ("x", "", "9.5", "hand:", "J", "-1", "07", "pen:9", "5y")
 TRACKER = ("2", "3", "4", "5", "6", "7", "7", "8", "9", "10", "Q", "K", "A", "J:h", "J:s",
            "J:d", "J:c", "draw", "draw", "draw")
 HAND_CARDS = ("2", "7", "10", "J", "Q", "K", "A")
+# "stuck" here is refused unless the player is forced (duo_input offers it then anyway)
 DUO_ACTIONS = ("draw", "draw", "force", "protect", "reveal", "stuck")
 
 
@@ -49,10 +48,11 @@ def maumau_input(state, rng):
         return "hand:%d:%s" % (seat, ",".join(pick(rng, HAND_CARDS)
                                                for _ in range(1 + rng.below(4))))
     roll = rng.below(100)
-    if roll < 3:
-        return "join:" + pick(rng, NAMES + ["Hal", "Ivy", "Jo"])
-    if roll < 5:
-        return "leave:%d" % seat
+    if all(p["hand"] in (0, 7) for p in state["players"]):  # most likely a new round
+        if roll < 20:
+            return "join:" + pick(rng, NAMES + ["Hal", "Ivy", "Jo"])
+        if roll < 24:
+            return "leave:%d" % seat
     if roll < 8:
         return "forgot:%d" % seat
     if roll < 14:
@@ -69,6 +69,8 @@ def factors_input(state, rng):
 
 def duo_input(state, rng):
     roll = rng.below(100)
+    if state["forced"] and roll < 30:
+        return "stuck"
     if roll < 20:
         return pick(rng, DUO_ACTIONS)
     return str(rng.below(6)) + ("x" if roll < 26 else "")
@@ -92,28 +94,12 @@ def step(g, game, rng):
 
 
 def play_game(seed, max_actions=2000, show=None):
-    """Play one random game; return its summary (trail: CRC of every step)."""
+    """Play one random game; return its summary (randplay.record)."""
     rng = Rng(seed)
     game, players, options = random_setup(rng)
     g = new_game(game, players, options)
-    trail = 0
-    for _ in range(max_actions):
-        if g.state()["over"]:
-            break
-        line = dumps(list(step(g, game, rng)) + [g.state()])
-        trail = crc32(line.encode(), trail)
-        if show:
-            show(line)
-    return {"seed": seed, "setup": g.setup(), "inputs": g.inputs, "state": g.state(),
-            "trail": trail}
-
-
-def main(argv):
-    first, count = int(argv[1]), int(argv[2])
-    show = print if argv[3:] == ["steps"] else None
-    for seed in range(first, first + count):
-        print(dumps(play_game(seed, show=show)))
+    return record(seed, g, lambda: step(g, game, rng), max_actions, show)
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    main(sys.argv, play_game)

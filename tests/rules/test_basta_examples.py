@@ -1,5 +1,5 @@
 # RULES.md "Worked examples", BASTA: 3 players A B C (seats 0 1 2); A starts.
-from check import game, play, illegal, fx, penalties
+from check import game, play, illegal, fx, penalties, fields
 
 
 def test_basta_example_up_to_50_then_b_plays_1_takes_a_penalty_and_starts_round_2():
@@ -10,18 +10,15 @@ def test_basta_example_up_to_50_then_b_plays_1_takes_a_penalty_and_starts_round_
         totals.append(g.state()["total"])
     assert totals == [10, 20, 30, 38, 43, 50, 50]
     assert g.play("1") == fx("bust", 1, "round_end", 1)
-    s = g.state()
-    assert (s["round"], s["turn"], s["total"]) == (2, 1, 0) and penalties(g) == [0, 1, 0]
+    assert fields(g, "round turn total") == (2, 1, 0) and penalties(g) == [0, 1, 0]
 
 
 def test_basta_example_minus_5_stays_on_turn_with_one_card_owed_and_again():
     g = game("basta")
     play(g, "20 -5")
-    s = g.state()
-    assert (s["total"], s["turn"], s["owed"]) == (15, 1, 1)
+    assert fields(g, "total turn owed") == (15, 1, 1)
     play(g, "-5")
-    s = g.state()
-    assert (s["total"], s["turn"], s["owed"]) == (10, 1, 1)
+    assert fields(g, "total turn owed") == (10, 1, 1)
     play(g, "3")
     assert g.state()["turn"] == 2
 
@@ -34,8 +31,7 @@ def test_basta_example_c_doubles_a_second_double_on_a_and_a_double_on_oneself_il
     illegal(g, "dbl:0", "already")  # B tries a second double on A
     illegal(g, "dbl:1", "yourself")
     play(g, "5")
-    s = g.state()
-    assert (s["turn"], s["owed"]) == (0, 2)
+    assert fields(g, "turn owed") == (0, 2)
 
 
 def test_basta_example_fourth_penalty_ends_the_game_ties_share_the_win():

@@ -93,14 +93,20 @@ def test_factors_rule_2_round_scores_cards_plus_3_per_penalty_card():
         [(0, None)] * 3
 
 
-def test_factors_rule_2_stop_caller_may_hold_fewer_and_entries_are_checked():
+def test_factors_rule_2_a_late_stop_caller_may_hold_fewer_than_3():
+    g = game("factors", 2)
+    assert play(g, "hand:0:0 hand:1:10") == fx("round_end", 1)
+    assert scores(g) == [0, 10]
+
+
+def test_factors_score_pad_entries_are_checked():
     g = game("factors")
-    g.play("hand:0:0")
-    assert "already entered" in illegal(g, "hand:0:3").reason
-    assert "0 to 10" in illegal(g, "hand:1:11").reason
     for card in ("hand:1", "hand:1:", "hand:1:-1", "hand:3:4", "pen:3", "pen:", "12:3",
                  "stop", "hand:01:2"):
         illegal(g, card)
+    g.play("hand:0:3")
+    assert "already entered" in illegal(g, "hand:0:3").reason
+    assert "0 to 10" in illegal(g, "hand:1:11").reason
 
 
 def test_factors_rule_3_rounds_as_players_first_player_moves_left_lowest_wins():
@@ -112,7 +118,7 @@ def test_factors_rule_3_rounds_as_players_first_player_moves_left_lowest_wins():
     firsts.append(g.state()["turn"])
     assert firsts == [0, 1, 2]
     assert play(g, "hand:0:9 hand:1:2") == []
-    assert g.play("hand:2:3") == fx("round_end", 2, "game_end", 1)
+    assert g.play("hand:2:3") == fx("round_end", 2, "game_end", 2)
     s = g.state()
     assert scores(g) == [19, 11, 16] and s["over"] and s["winners"] == [1]
     assert s["round"] == 3
@@ -122,7 +128,7 @@ def test_factors_rule_3_rounds_as_players_first_player_moves_left_lowest_wins():
 def test_factors_rule_3_ties_share_the_win():
     g = game("factors", 2)
     play(g, "hand:0:4 hand:1:3 hand:0:3 pen:1")
-    assert g.play("hand:1:1") == fx("round_end", 1, "game_end", 0)
+    assert g.play("hand:1:1") == fx("round_end", 1, "game_end", 1)
     assert scores(g) == [7, 7] and g.state()["winners"] == [0, 1]
 
 

@@ -2,7 +2,7 @@
 # Runs on CPython (pytest) and on MicroPython (tests/rules_host/mp_runner.py).
 # With 3 players A B C (seats 0 1 2) seat 0 deals, so B opens and play goes B, C, A, B, ...
 from croupier.rules import new_game, SetupError, Illegal
-from check import NAMES, game, play, illegal, fx, tokens, seats_out, raises
+from check import NAMES, game, play, illegal, fx, tokens, seats_out, raises, fields
 
 DOUBLETS = (11, 22, 33, 44, 55, 66)
 
@@ -10,7 +10,7 @@ DOUBLETS = (11, 22, 33, 44, 55, 66)
 def test_lobo77_rule_1_three_tokens_each_seat_0_deals_seat_1_starts_clockwise():
     g = game("lobo77")
     s = g.state()
-    assert (s["game"], s["round"], s["total"], s["turn"], s["dir"], s["owed"]) == \
+    assert fields(g, "game round total turn dir owed") == \
         ("lobo77", 1, 0, 1, 1, 1)
     assert s["over"] is False and s["winners"] == []
     assert [(p["name"], p["out"], p["tokens"]) for p in s["players"]] == \
@@ -112,8 +112,7 @@ def test_lobo77_rule_4_77_or_more_costs_one_token_and_ends_the_round():
     play(g, "66")  # B pays for the doublet
     assert g.play("11") == fx("bust", 2, "round_end", 2)  # 77 is not also a doublet
     assert tokens(g) == [3, 2, 2]
-    s = g.state()
-    assert (s["round"], s["total"]) == (2, 0)
+    assert fields(g, "round total") == (2, 0)
     g = game("lobo77")
     play(g, "70")
     assert g.play("10") == fx("bust", 2, "round_end", 2)
@@ -123,8 +122,7 @@ def test_lobo77_rule_4_77_ends_the_round_even_mid_2x():
     g = game("lobo77")
     play(g, "2x")
     assert g.play("77") == fx("bust", 2, "round_end", 2)
-    s = g.state()
-    assert (s["round"], s["turn"], s["owed"], s["total"]) == (2, 2, 1, 0)
+    assert fields(g, "round turn owed total") == (2, 2, 1, 0)
 
 
 def test_lobo77_rule_5_tokens_go_back_to_the_supply_never_regained():
@@ -153,9 +151,8 @@ def test_lobo77_rule_6_swimming_player_who_pays_again_is_eliminated_round_goes_o
     g = game("lobo77", 4, {"tokens": 1})
     play(g, "11 1 1 1")  # B swims; C, D, A play
     assert g.play("8") == fx("doublet", 1, "eliminated", 1)
-    s = g.state()
     assert seats_out(g) == [1]
-    assert (s["round"], s["total"], s["turn"], s["over"]) == (1, 22, 2, False)
+    assert fields(g, "round total turn over") == (1, 22, 2, False)
     play(g, "1 1 1")  # C, D, A: B's seat is skipped
     assert g.state()["turn"] == 2
 
@@ -165,21 +162,17 @@ def test_lobo77_rule_6_eliminated_on_the_first_of_two_cards_turn_passes():
     play(g, "11 1 2x")  # B swims, C plays, A makes B owe 2 cards
     assert g.state()["owed"] == 2
     assert g.play("10") == fx("doublet", 1, "eliminated", 1)
-    s = g.state()
-    assert (s["turn"], s["owed"]) == (2, 1)
+    assert fields(g, "turn owed") == (2, 1)
 
 
 def test_lobo77_rule_7_2x_next_player_plays_two_cards_each_totalled():
     g = game("lobo77")
     play(g, "2x")
-    s = g.state()
-    assert (s["turn"], s["owed"], s["total"]) == (2, 2, 0)
+    assert fields(g, "turn owed total") == (2, 2, 0)
     g.play("5")
-    s = g.state()
-    assert (s["turn"], s["owed"], s["total"]) == (2, 1, 5)
+    assert fields(g, "turn owed total") == (2, 1, 5)
     g.play("6")
-    s = g.state()
-    assert (s["turn"], s["owed"], s["total"]) == (0, 1, 11) and tokens(g) == [3, 3, 2]
+    assert fields(g, "turn owed total") == (0, 1, 11) and tokens(g) == [3, 3, 2]
 
 
 def test_lobo77_rule_7_first_of_two_may_not_be_2x_second_may():
@@ -187,29 +180,25 @@ def test_lobo77_rule_7_first_of_two_may_not_be_2x_second_may():
     play(g, "2x")
     illegal(g, "2x", "first of two")
     play(g, "5 2x")
-    s = g.state()
-    assert (s["turn"], s["owed"]) == (0, 2)
+    assert fields(g, "turn owed") == (0, 2)
 
 
 def test_lobo77_rule_7_rev_among_the_two_flips_direction_after_the_turn():
     g = game("lobo77")
     play(g, "2x rev")
-    s = g.state()
-    assert (s["turn"], s["dir"], s["owed"]) == (2, -1, 1)
+    assert fields(g, "turn dir owed") == (2, -1, 1)
     g.play("5")
     assert g.state()["turn"] == 1
     g = game("lobo77")
     play(g, "2x rev rev")  # two flips cancel
-    s = g.state()
-    assert (s["turn"], s["dir"]) == (0, 1)
+    assert fields(g, "turn dir") == (0, 1)
 
 
 def test_lobo77_rule_7_doublet_on_first_card_costs_and_turn_goes_on_two_tokens_lost():
     g = game("lobo77")
     play(g, "10 2x")
     assert g.play("1") == fx("doublet", 0)
-    s = g.state()
-    assert (s["turn"], s["owed"]) == (0, 1)
+    assert fields(g, "turn owed") == (0, 1)
     assert g.play("11") == fx("doublet", 0)
     assert tokens(g) == [1, 3, 3] and g.state()["turn"] == 1
 
@@ -233,8 +222,7 @@ def test_lobo77_rule_7_end_cuts_a_two_card_turn_short():
     g = game("lobo77")
     play(g, "2x 5")
     assert g.play("end") == []
-    s = g.state()
-    assert (s["turn"], s["owed"], s["total"]) == (0, 1, 5)
+    assert fields(g, "turn owed total") == (0, 1, 5)
     assert g.round_log()[-1] == [2, "end", 5]
     g = game("lobo77")
     play(g, "2x end")  # no card left at all
@@ -252,11 +240,9 @@ def test_lobo77_rule_8_next_round_starter_moves_clockwise_direction_and_total_re
     g = game("lobo77")
     play(g, "rev")  # B reverses: A is next
     assert g.play("77") == fx("bust", 0, "round_end", 0)
-    s = g.state()
-    assert (s["round"], s["turn"], s["dir"], s["total"], s["owed"]) == (2, 2, 1, 0, 1)
+    assert fields(g, "round turn dir total owed") == (2, 2, 1, 0, 1)
     play(g, "77")
-    s = g.state()
-    assert (s["round"], s["turn"]) == (3, 0)
+    assert fields(g, "round turn") == (3, 0)
     play(g, "77")
     assert g.state()["turn"] == 1
 

@@ -315,7 +315,7 @@ def test_maumau_rule_4_leave_strikes_from_the_standings_kept_in_history():
 
 def test_maumau_rule_4_leaving_can_leave_one_winner():
     g = game("maumau", 2)
-    assert g.play("leave:0") == fx("left", 0, "game_end", 1)
+    assert g.play("leave:0") == fx("left", 0, "round_end", 0, "game_end", 0)
     s = g.state()
     assert s["over"] and s["winners"] == [1]
 

@@ -2,7 +2,7 @@
 # play / peek / undo / redo, and "a refused input changes nothing".
 from croupier.rules import new_game, GAMES, Illegal, SetupError
 from croupier.rules.canon import dumps
-from check import game, play, illegal, snapshot, raises, NAMES
+from check import game, play, illegal, snapshot, raises, retraces, NAMES
 
 
 def test_games_registry_lists_all_five_games_with_player_ranges():
@@ -157,15 +157,24 @@ def test_undo_and_redo_across_round_ends_eliminations_and_game_end():
         g.play(card)
         history.append(dumps_state(g))
     assert g.state()["over"]
-    for back in range(1, len(cards) + 1):
-        g.undo()
-        assert dumps_state(g) == history[-1 - back]
-    assert not g.can_undo()
-    raises(Illegal, g.undo)
-    for forward in range(1, len(cards) + 1):
-        g.redo()
-        assert dumps_state(g) == history[forward]
+    retraces(g, history, len(cards))
     assert g.inputs == cards
+    retraces(g, history, 4)
+    for _ in cards:
+        g.undo()
+    assert not g.can_undo() and dumps_state(g) == history[0]
+    raises(Illegal, g.undo)
+
+
+def test_undo_and_redo_through_more_rounds_than_the_engine_checkpoints():
+    g = game("basta", 2, {"limit": 20})
+    history = [dumps_state(g)]
+    for card in ("10 rev 45 " * 12).split():  # a round ends every third card
+        g.play(card)
+        history.append(dumps_state(g))
+    assert g.state()["round"] == 13
+    retraces(g, history, len(g.inputs))
+    retraces(g, history, 20)
 
 
 def test_undo_after_game_over_reopens_the_game():
@@ -176,3 +185,24 @@ def test_undo_after_game_over_reopens_the_game():
     assert not g.state()["over"] and g.state()["winners"] == []
     play(g, "1 51")
     assert g.state()["winners"] == [0]
+
+
+def test_a_game_bug_mid_input_leaves_the_state_as_it_was():
+    from croupier.rules.lobo77 import Game
+
+    class Faulty(Game):
+        def _apply(self, move):
+            effects = Game._apply(self, move)
+            if move[0] == "13":
+                raise RuntimeError("bug after the state changed")
+            return effects
+
+    g = Faulty(["A", "B", "C"])
+    play(g, "10 2x")
+    before = snapshot(g)
+    raises(RuntimeError, g.play, "13")
+    assert snapshot(g) == before
+    raises(RuntimeError, g.peek, "13")
+    assert snapshot(g) == before
+    play(g, "12")
+    assert g.inputs == ["10", "2x", "12"]

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from croupier.rules import new_game, Illegal
 from croupier.rules.canon import dumps
 import randplay_more
+from check import retraces
 from randplay import Rng
 
 # A list of seeds: each one picks the next input for the game's current state.
@@ -53,14 +54,10 @@ def play_out(game, players, options, choices, check):
 
 
 def undo_redo_retraces(g, history, steps):
-    """steps undos walk the history back exactly; as many redos come back to the end."""
-    for back in range(1, steps + 1):
-        g.undo()
-        assert dumps(g.state()) == history[-1 - back]
-    for _ in range(steps):
-        g.redo()
-    assert dumps(g.state()) == history[-1]
+    """steps undos walk the history back exactly, as many redos come back to the end, and
+    the state is a pure function of setup + inputs."""
+    retraces(g, history, steps)
     fresh = new_game(g.setup()["game"], g.setup()["players"], g.setup()["options"])
-    for card in g.inputs:  # and the state is a pure function of setup + inputs
+    for card in g.inputs:
         fresh.play(card)
     assert dumps(fresh.state()) == history[-1] and fresh.round_log() == g.round_log()

@@ -1,17 +1,14 @@
-# Running code under the MicroPython unix port from CPython tests and benchmarks.
+# Running code under the MicroPython unix port (found by croupier.paths.micropython_binary)
+# with firmware/ and tests/rules/ importable, from CPython tests and benchmarks.
 import os
 import subprocess
-import sys
 from pathlib import Path
+
+from croupier.paths import micropython_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_TESTS = ROOT / "tests" / "rules"
 FIRMWARE = ROOT / "firmware"
-
-
-def micropython_binary():
-    """$MICROPYTHON (the Makefile exports it), else the micropython next to this Python."""
-    return os.environ.get("MICROPYTHON") or str(Path(sys.executable).parent / "micropython")
 
 
 def micropython_env():
@@ -19,8 +16,12 @@ def micropython_env():
     return dict(os.environ, MICROPYPATH=os.pathsep.join([str(FIRMWARE), str(RULES_TESTS)]))
 
 
-def run_micropython(script, *args, timeout=120):
+def micropython_command(script, *args, binary=None):
+    return [binary or micropython_binary(), str(script), *map(str, args)]
+
+
+def run_micropython(script, *args, timeout=120, binary=None):
     """Run script under MicroPython; the finished subprocess.CompletedProcess."""
-    return subprocess.run([micropython_binary(), str(script), *map(str, args)],
+    return subprocess.run(micropython_command(script, *args, binary=binary),
                           env=micropython_env(), capture_output=True, text=True,
                           timeout=timeout, cwd=ROOT)

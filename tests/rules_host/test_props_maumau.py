@@ -17,6 +17,14 @@ SETUPS = st.tuples(
                            "jack_finish_doubles": st.booleans()}))
 
 
+def next_seat(state, seat, step):
+    """The next seat still in from seat, in direction step."""
+    while True:
+        seat = (seat + step) % len(state["players"])
+        if not state["players"][seat]["out"]:
+            return seat
+
+
 def entered_points(card, options):
     """The points a "hand:S:..." input enters (RULES.md 3.2 card points)."""
     text = card.split(":", 2)[2]
@@ -45,9 +53,13 @@ class MauMauReferee:
             assert was["out"] <= now["out"] and was["left"] <= now["left"]
             if not now["left"]:
                 assert now["out"] == (now["score"] <= limit)
+        if card[:2] == "J:" or ":" not in card:
+            self.tracked(before, after, card)
         if "maumau" in kinds:
             self.jack_out = card.startswith("J:") or card.endswith(":J")
-        if "round_end" in kinds:
+        if "round_end" in kinds and card.startswith("leave:"):
+            assert after["over"]  # only a leave that ends the game ends a round
+        elif "round_end" in kinds:
             self.round_scored(before, after, card)
         else:
             assert after["round"] == before["round"]
@@ -58,6 +70,21 @@ class MauMauReferee:
             assert after["winners"] == active(after)
         else:
             assert len(active(after)) >= 2
+
+    def tracked(self, before, after, card):
+        """A card or draw by the seat on turn (RULES.md 3, the tracker)."""
+        seat, way = before["turn"], before["dir"]
+        hands = [p["hand"] for p in before["players"]]
+        hands[seat] += (before["draw"] or 1) if card == "draw" else -1
+        assert [p["hand"] for p in after["players"]] == hands
+        if after["phase"] == "count":  # the seat went out: the count begins
+            return
+        way = -way if card == "9" else way
+        turn = seat
+        for _ in range({"A": 0, "8": 2}.get(card, 1)):
+            turn = next_seat(before, turn, way)
+        stacked = {"7": before["draw"] + 2, "draw": 0}.get(card, before["draw"])
+        assert (after["dir"], after["turn"], after["draw"]) == (way, turn, stacked)
 
     def round_scored(self, before, after, card):
         factor = 2 if self.jack_out and self.options["jack_finish_doubles"] else 1

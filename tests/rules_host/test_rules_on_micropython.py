@@ -18,8 +18,8 @@ def functions_defined_in(path):
 
 
 @pytest.mark.parametrize("path", TEST_FILES, ids=[p.stem for p in TEST_FILES])
-def test_rules_file_passes_on_micropython(path):
-    result = run_micropython(RUNNER, path.stem, timeout=60)
+def test_rules_file_passes_on_micropython(path, micropython):
+    result = run_micropython(RUNNER, path.stem, timeout=60, binary=micropython)
     lines = result.stdout.splitlines()
     assert result.returncode == 0 and lines and lines[-1] == "DONE", \
         "runner crashed:\n" + result.stdout + result.stderr

@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 from croupier.rules import new_game, Illegal
 from croupier.rules.canon import dumps
 import randplay
+from check import retraces
 
 KINDS = {"doublet", "bust", "swimming", "eliminated", "round_end", "game_end"}
 
@@ -132,13 +133,7 @@ def test_random_play_keeps_the_invariants_and_undo_redo_is_exact(setup, choices,
         referee.accepted(card, before, effects)
     history = referee.history
     assert len(history) == len(g.inputs) + 1
-    steps = data.draw(st.integers(0, len(g.inputs)))
-    for back in range(1, steps + 1):
-        g.undo()
-        assert dumps(g.state()) == history[-1 - back]
-    for forward in range(steps):
-        g.redo()
-    assert dumps(g.state()) == history[-1]
+    retraces(g, history, data.draw(st.integers(0, len(g.inputs))))
 
 
 @settings(max_examples=100, deadline=None)

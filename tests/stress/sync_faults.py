@@ -55,7 +55,7 @@ def _inject(vb, kind, rng, seed):
         vb.faults(drop=rng.uniform(0.0005, 0.004), corrupt=rng.uniform(0.0005, 0.004), baud=115200, seed=seed)
         return None
     vb.faults(baud=115200, seed=seed)
-    action = vb.hard_reset if kind == "reset" else (lambda: vb.cut_power(after_writes=rng.randint(1, 3)))
+    action = vb.hard_reset if kind == "reset" else vb.power_off
     timer = threading.Timer(rng.uniform(0.02, 0.8), action)
     timer.start()
     return timer
@@ -88,10 +88,10 @@ def run_once(vb, seed, db_path):
                     timer.join()
                     timer = None
             vb.faults()  # the next attempt runs on a clean link
-            if kind == "power" and not vb.alive():
+            if not vb.powered:
                 vb.restart()
         vb.faults()
-        if kind == "power" and not vb.alive():
+        if not vb.powered:
             vb.restart()
         device, epoch = store.db.execute("SELECT device, log_epoch FROM devices").fetchone()
         got = store.records(device, epoch)

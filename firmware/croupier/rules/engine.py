@@ -26,6 +26,9 @@ GAMES = {
 }
 
 MAX_NAME = 24  # characters; the OLED and the 1 KB protocol frame both want short names
+# Round-start checkpoints kept besides the initial state: undo within the last few rounds
+# replays one round at most; further back replays from the start. Bounded for the heap.
+MAX_MARKS = 4
 
 
 class Illegal(ValueError):
@@ -137,7 +140,7 @@ def _copy(value):
 class Engine:
     GAME = None
     OPTIONS = ()
-    # Common state: log holds [seat, card, total_after] rows of round log_round.
+    # Common state: log holds (seat, card, total_after) rows of round number log_round.
     FIELDS = ("round", "total", "turn", "dir", "owed", "over", "winners", "out",
               "log", "log_round")
 
@@ -147,7 +150,7 @@ class Engine:
         self.inputs = []
         self._redo = []
         self._start()
-        self._marks = [(0, self._save())]  # (number of inputs, state) at each round start
+        self._marks = [(0, self._save())]  # (inputs applied, state): start + recent rounds
 
     # --- public API -----------------------------------------------------------------
     def setup(self):
@@ -214,7 +217,7 @@ class Engine:
         if self.log_round != self.round:
             self.log = []
             self.log_round = self.round
-        self.log.append([seat, card, self.total])
+        self.log.append((seat, card, self.total))
 
     def _finish(self, winners):
         self.over = True
@@ -249,18 +252,23 @@ class Engine:
             raise Illegal("a card is written as text, like \"9\"")
         return self._apply(self._parse(card))
 
-    def _accept(self, card):
+    def _advance(self, card, applied):
+        """_step, then checkpoint if card (input number `applied`) started a new round."""
         round_before = self.round
+        effects = self._step(card)
+        if self.round != round_before:
+            self._mark(applied)
+        return effects
+
+    def _accept(self, card):
         try:
-            effects = self._step(card)
+            effects = self._advance(card, len(self.inputs) + 1)
         except Illegal:
             raise
         except Exception:
             self._rebuild()  # a bug must not leave a half-applied input behind
             raise
         self.inputs.append(card)
-        if self.round != round_before:
-            self._marks.append((len(self.inputs), self._save()))
         return effects
 
     def _rebuild(self):
@@ -271,10 +279,13 @@ class Engine:
         start, saved = self._marks[-1]
         self._load(saved)
         for i in range(start, count):
-            round_before = self.round
-            self._step(self.inputs[i])
-            if self.round != round_before:
-                self._marks.append((i + 1, self._save()))
+            self._advance(self.inputs[i], i + 1)
+
+    def _mark(self, applied):
+        """Checkpoint the state of a round that starts after `applied` inputs."""
+        if len(self._marks) > MAX_MARKS:
+            self._marks.pop(1)  # the oldest round mark; the initial state always stays
+        self._marks.append((applied, self._save()))
 
     def _save(self):
         return [_copy(getattr(self, name)) for name in self.FIELDS]

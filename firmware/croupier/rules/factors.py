@@ -103,7 +103,7 @@ class Game(Engine):
         if self.round == count:  # as many rounds as players
             best = min(self.score)
             self._finish([s for s in range(count) if self.score[s] == best])
-            effects.append(effect("game_end", self.winners[0]))
+            effects.append(effect("game_end", seat))
             return effects
         self.round += 1
         self.turn = self._next(self.turn, 1)  # the first player moves one seat left

@@ -17,7 +17,7 @@ PLAY = "play"    # phase: cards are (optionally) tracked until someone goes out
 COUNT = "count"  # phase: the other players' hand points are entered
 
 # Move kinds returned by _parse.
-CARD = 0    # a rank without action (or the ace, see EXTRA)
+CARD = 0    # a rank without action: 2-6, 10, Q, K
 SEVEN = 1   # "7": the next player draws 2 more
 EIGHT = 2   # "8": the next player is skipped
 NINE = 3    # "9": direction reverses
@@ -122,11 +122,8 @@ class Game(Engine):
         raise Illegal("unknown card %s; ranks are 2-10, J:x, Q, K, A, or draw" % shown(card))
 
     def _parse_out(self, card):
-        text = card
-        jack = card[-2:] == ":J"
-        if jack:
-            text = card[:-2]
-        return card, OUT, (self._active_seat(text, "out:"), jack)
+        jack = card[-2:] == ":J"  # went out with a jack (jack_finish_doubles)
+        return card, OUT, (self._active_seat(card[:-2] if jack else card, "out:"), jack)
 
     def _parse_hand(self, card):
         rest = card[5:]
@@ -152,9 +149,8 @@ class Game(Engine):
     def _parse_join(self, card):
         self._between_rounds("join")
         name = card[5:]
-        active = [self.names[s] for s in range(len(self.names)) if not self.out[s]]
         try:
-            check_players(self.GAME, active + [name])
+            check_players(self.GAME, [self.names[s] for s in self._active()] + [name])
         except SetupError as exc:
             raise Illegal(exc.reason)
         key = name.strip().lower()
@@ -230,6 +226,7 @@ class Game(Engine):
         self.going = seat
         self.jack_out = jack
         self.draw = 0
+        self.suit = None
         self.owed = 0
         self.turn = self._uncounted(seat)
         return [effect("maumau", seat)]
@@ -261,7 +258,7 @@ class Game(Engine):
                     self.out[seat] = True
                     effects.append(effect("eliminated", seat))
         effects.append(effect("round_end", self.going))
-        if not self._last_one_in(effects):
+        if not self._last_one_in(self.going, effects):
             self.starter = self._next(self.starter, 1)
             self.round += 1
             self._deal()
@@ -282,17 +279,20 @@ class Game(Engine):
             self.hand[seat] = 0 if self.out[seat] else HAND
             self.counted[seat] = -1
 
-    def _last_one_in(self, effects):
-        active = [s for s in range(len(self.names)) if not self.out[s]]
+    def _active(self):
+        return [s for s in range(len(self.names)) if not self.out[s]]
+
+    def _last_one_in(self, seat, effects):
+        """End the game (seat's input ended it) if only one player is left in."""
+        active = self._active()
         if len(active) != 1:
             return False
         self._finish(active)
-        effects.append(effect("game_end", active[0]))
+        effects.append(effect("game_end", seat))
         return True
 
     def _join(self, card, name):
-        active = [s for s in range(len(self.names)) if not self.out[s]]
-        worst = min(self.score[s] for s in active)
+        worst = min(self.score[s] for s in self._active())
         self.names.append(name)
         self.score.append(worst)
         self.out.append(False)
@@ -309,7 +309,9 @@ class Game(Engine):
         self.hand[seat] = 0
         self._logged(seat, card)
         effects = [effect("left", seat)]
-        if self._last_one_in(effects):
+        if len(self._active()) == 1:  # the game ends, and with it the round not yet begun
+            effects.append(effect("round_end", seat))
+            self._last_one_in(seat, effects)
             return effects
         if self.starter == seat:
             self.starter = self._next(seat, 1)

@@ -13,7 +13,7 @@ class History:
         self.ui, self.back = ui, back
         game = ui.controller.game
         self.log = game.round_log()
-        self.names = [p["name"] for p in game.state()["players"]]
+        self.names = [p["name"] for p in ui.controller.state()["players"]]
         self.top = max(0, len(self.log) - ROWS)
 
     def key(self, k, hold):
@@ -25,7 +25,7 @@ class History:
             self.back()
 
     def draw(self, fb):
-        title_bar(fb, "Round %d: %d cards" % (self.ui.controller.game.state()["round"], len(self.log)))
+        title_bar(fb, "Round %d: %d cards" % (self.ui.controller.state()["round"], len(self.log)))
         if not self.log:
             draw.text_center(fb, "no card yet", 30)
         for row, (seat, card, total) in enumerate(self.log[self.top:self.top + ROWS]):

@@ -50,7 +50,7 @@ class Play:
     def _digit(self, k):
         if self.prefix:
             seat = int(k) - 1
-            if 0 <= seat < len(self.controller.game.state()["players"]):
+            if 0 <= seat < len(self.controller.state()["players"]):
                 self._play(self.prefix + str(seat))
             else:
                 self.ui.error("no seat %s" % k)
@@ -116,7 +116,7 @@ class Play:
 
     # --- drawing --------------------------------------------------------------------------
     def draw(self, fb):
-        state = self.controller.game.state()
+        state = self.controller.state()
         players = state["players"]
         if self.prefix:
             fb.text("%s on seat 1-%d?" % (self.prefix[:-1], len(players)), 0, 0, 1)

@@ -70,13 +70,13 @@ class Ui:
     def home(self):
         """The game in progress exactly where it was, else the game menu."""
         self.splash_since = None
-        if self.controller.game is not None and not self.controller.game.state()["over"]:
+        if self.controller.unfinished():
             self.show_game()
         else:
             self.new_game()
 
     def show_game(self):
-        name = self.controller.game.state()["game"]
+        name = self.controller.state()["game"]
         self.screen = None
         _drop_modules("croupier.ui", OFF_PLAY)
         _drop_modules("croupier.ui.games", [g for g, _ in games.MENU if g != name])

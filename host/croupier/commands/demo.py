@@ -97,7 +97,7 @@ def run(args):
     with Store(folder / "croupier.sqlite3") as store:
         print("starting a virtual board (the real firmware on MicroPython's unix port)...")
         with connect("sim", timeout=5.0) as link:
-            hello = link.hello()
+            hello = link.info
             print("board %s answers: firmware %s, device %s" % (hello["board"], hello["fw"], hello["device"]))
             link.call("roster", names=LOBO_PLAYERS)
             play_through_link(link, "lobo77", LOBO_PLAYERS, script_game("lobo77", LOBO_PLAYERS, seed=SEED))

@@ -28,7 +28,7 @@ def save_screen(link, path, scale=4):
         raise LinkError("the board sent %d display bytes for a %dx%d screen" % (len(fb), answer["w"], answer["h"]))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    render(fb, answer["w"], answer["h"], scale=scale).save(path)
+    render(fb, scale=scale).save(path)
     return path
 
 

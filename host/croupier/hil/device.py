@@ -116,6 +116,18 @@ class Device:
                 return event
             seen.append(event)
 
+    def until(self, expected, probe, said, timeout=None):
+        """Poll probe() until it returns something true (returned); at the deadline fail with
+        `expected` and said() (what the board shows instead)."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            result = probe()
+            if result:
+                return result
+            if time.monotonic() > deadline:
+                self.fail(expected, said())
+            time.sleep(0.05)
+
     def last_seq(self):
         return self.hello()["last_seq"]
 

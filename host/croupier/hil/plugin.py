@@ -207,9 +207,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 def _first_line(report):
-    text = report.longreprtext.strip().splitlines()
-    errors = [line for line in text if line.startswith("E ")]
-    return (errors[0][1:].strip() if errors else (text[-1] if text else "")).strip()[:160]
+    """The failure's own message (what was expected), first line only."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    text = crash.message if crash else str(report.longrepr)
+    return text.strip().splitlines()[0][:200] if text.strip() else "?"
 
 
 def _skip_reason(report):

@@ -9,7 +9,7 @@ SOFT_KEYS = {
     "lobo77": {"2x": ["a"], "-10": ["b"], "rev": ["c"], "end": ["ok"]},
     "basta": {"basta": ["a"], "-5": ["b"], "dbl:": ["c", "a"], "swap:": ["c", "b"], "rev": ["c", "c"]},
 }
-STICKY = ("round_end", "game_end")  # announcements that stay until a key is pressed
+STICKY = ("round_end", "game_end")  # announcements that stay until a key closes them
 
 
 def card_keys(game, card):
@@ -25,12 +25,6 @@ def card_keys(game, card):
     raise ValueError("no key sequence for %r in %s" % (card, game))
 
 
-def announcements(effects):
-    """How many announcement screens an input raises (a game end replaces its round end)."""
-    kinds = [e["kind"] for e in effects]
-    return len(kinds) - (1 if "game_end" in kinds and "round_end" in kinds else 0)
-
-
 class Table:
     """One game at the table: set up over the link, cards entered through the keypad."""
 
@@ -43,13 +37,14 @@ class Table:
         return self.device.new(game, players, **options)
 
     def enter(self, card):
-        """Key in one card; its `play` event ({seq, state, effects}). Sticky news is dismissed."""
+        """Key in one card; its `play` event ({seq, state, effects}). A round-end or game-over
+        announcement is closed with `ok`, as a player does once it is read."""
         presses = card_keys(self.game, card)
         before = self.device.last_seq()
         self.keys.press(*presses)
         event = self.device.wait_play("the board to accept %r keyed in as %s" % (card, " ".join(presses)), before)
         if any(e["kind"] in STICKY for e in event["effects"]):
-            self.keys.press(*["ok"] * announcements(event["effects"]))
+            self.keys.press("ok")
         return event
 
     def enter_all(self, *cards):

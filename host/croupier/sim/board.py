@@ -27,6 +27,7 @@ from croupier.sim import channel, flash, ptys, toolchain
 from croupier.sim.line import Line
 from croupier.sim.oled import SSD1306
 
+SIM_HEAP = 48 * 1024  # heap for the emulation's own modules, held back from the firmware
 PWRON_RESET, HARD_RESET, SOFT_RESET = 1, 2, 5  # machine.reset_cause() values on the ESP32
 SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
 INTERRUPT = 0x03
@@ -45,7 +46,8 @@ def _gpios(pins, prefix):
 
 
 def _die_with_parent():
-    """In the child: get SIGKILL if the supervisor dies, so no interpreter is left behind."""
+    """In the child: get SIGKILL if the supervisor dies, so no interpreter is left behind.
+    (The signal follows the forking thread: interpreters are started on the I/O thread.)"""
     ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
@@ -60,7 +62,7 @@ class VirtualBoard:
         from the image path)."""
         self._pins = load_pins(pins)
         self.labels = self._pins["keypad"]["labels"]
-        self.heap = str(heap)
+        self.heap = toolchain.heap_bytes(heap)
         self.link = Path(link) if link else None
         self._flash_arg = Path(flash) if flash else None
         self._firmware = firmware
@@ -92,6 +94,7 @@ class VirtualBoard:
         self._to_host = Line()
         self._last_interrupt = 0.0
         self._next_start = None  # (mode, cause) of the interpreter to start after this one
+        self._spawn_request = None  # (mode, cause) to start now, on the I/O thread
         self._killing = False  # the supervisor stopped the interpreter (reset, power)
         self._quick_crashes = 0
         self._closing = False
@@ -115,6 +118,7 @@ class VirtualBoard:
                 flash.create(self.flash, content)
             self._modules = toolchain.board_modules()
             self._micropython = toolchain.micropython()
+            self._free = toolchain.bare_free(self.heap)
             self._serial, self._serial_slave, self.port = ptys.serial_port()
             if self.link:
                 if self.link.is_symlink():
@@ -128,8 +132,7 @@ class VirtualBoard:
             self._selector.register(self._serial, selectors.EVENT_READ, self._on_serial)
             self._selector.register(self._listener, selectors.EVENT_READ, self._on_accept)
             self._selector.register(self._wake_r, selectors.EVENT_READ, self._on_wake)
-            with self._lock:
-                self._spawn("friendly", PWRON_RESET)
+            self._spawn_request = ("friendly", PWRON_RESET)
             self._thread = threading.Thread(target=self._loop, name="virtual-board", daemon=True)
             self._thread.start()
         except BaseException:
@@ -172,16 +175,18 @@ class VirtualBoard:
         self._restart(PWRON_RESET)
 
     def power_off(self):
-        """Cut the power now, whatever the board is doing."""
+        """Cut the power now, whatever the board is doing (an armed cut is dropped)."""
         with self._lock:
             self._next_start = None
+            self._cut = None
             self._kill()
         self._wake()
 
     def cut_power(self, after_writes=None, within=None, seed=None, tear=True):
         """Arm a power cut at the after_writes-th next flash write (prog or erase), or at a
         random one of the next `within` (seeded). tear: the cut write lands half-done.
-        The board stays off until restart(). -> the write count it will die at."""
+        The board stays off until restart(). Armed before start(), it counts from the first
+        write after power-on. -> the write count it will die at."""
         if (after_writes is None) == (within is None):
             raise ValueError("give after_writes or within")
         n = after_writes if within is None else random.Random(seed).randint(1, within)
@@ -196,11 +201,12 @@ class VirtualBoard:
         with self._lock:
             if self._closing:
                 return
+            self._cut = None
             if self._proc:
                 self._next_start = ("friendly", cause)
                 self._kill()
             else:
-                self._spawn("friendly", cause)
+                self._spawn_request = ("friendly", cause)
         self._wake()
 
     # --- keys --------------------------------------------------------------------------------
@@ -274,8 +280,9 @@ class VirtualBoard:
 
     def wait_output(self, pattern: bytes, timeout=10.0, since=0) -> bytes:
         """Wait until the output since a mark contains pattern; -> that output."""
-        return self._wait(lambda: pattern in self.output(since), timeout,
-                          lambda: "board output never showed %r; got %r" % (pattern, self.output(since)[-400:]))
+        self._wait(lambda: pattern in self.output(since), timeout,
+                   lambda: "board output never showed %r; got %r" % (pattern, self.output(since)[-400:]))
+        return self.output(since)
 
     def wait_boot(self, count=1, timeout=10.0):
         """Wait until the board has booted `count` times since start()."""
@@ -314,7 +321,7 @@ class VirtualBoard:
         env = dict(os.environ, MICROPYPATH=str(self._modules))
         env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
             "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
-            "UID": self._uid_text(), "RTC": self._rtc,
+            "UID": self._uid_text(), "RTC": self._rtc, "FREE": self._free,
             "KEYPAD": "%s/%s" % (",".join(map(str, _gpios(self._pins, "key_row"))),
                                  ",".join(map(str, _gpios(self._pins, "key_col")))),
             "I2C": "%d,%d,%d" % (_gpios(self._pins, "i2c_sda")[0], _gpios(self._pins, "i2c_scl")[0],
@@ -322,7 +329,7 @@ class VirtualBoard:
         }.items()})
         try:
             self._proc = subprocess.Popen(
-                [self._micropython, "-X", "heapsize=" + self.heap, "-m", "_sim_boot"],
+                [self._micropython, "-X", "heapsize=%d" % (self.heap + SIM_HEAP), "-m", "_sim_boot"],
                 stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
                 preexec_fn=_die_with_parent)
         finally:
@@ -390,12 +397,19 @@ class VirtualBoard:
             with self._lock:
                 if self._closing:
                     return
+                if self._spawn_request:  # spawned here only: PDEATHSIG follows this thread
+                    request, self._spawn_request = self._spawn_request, None
+                    try:
+                        self._spawn(*request)
+                    except OSError as exc:
+                        self._board_output(("virtual board: cannot start MicroPython: %s\r\n" % exc).encode())
                 timeout = self._pump()
             for key, _ in self._selector.select(timeout):
                 with self._lock:
                     if self._closing:
                         return
-                    key.data()
+                    if self._selector.get_map().get(key.fd) is key:  # not closed by an earlier event
+                        key.data()
 
     def _pump(self):
         """Move bytes along both lines as far as their timing allows. -> seconds to sleep."""
@@ -505,6 +519,8 @@ class VirtualBoard:
             freq, duty = channel.tone(payload)
             self._tones.append((int((time.monotonic() - self._t0) * 1000), freq, duty))
             self._emit("tone", (freq, duty))
+        elif kind == channel.HELLO:
+            self._send(channel.reply(0))  # after the state sent on connect: the board has it all
         elif kind == channel.FLASH_WRITE:
             self.flash_writes += 1
         elif kind == channel.POWER_CUT:

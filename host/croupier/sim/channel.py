@@ -7,6 +7,7 @@ Host -> board: 4-byte messages [kind, b1, b2, b3].
 import struct
 
 # board -> host
+HELLO = ord("S")  # the board waits for a REPLY: by then it has the keys and any armed cut
 BOOTED = ord("B")  # serial input may flow
 FORMATTED = ord("F")  # the flash did not mount and was formatted
 I2C_WRITE = ord("I")  # arg: address; payload: the bytes
@@ -21,7 +22,7 @@ RTC_SET = ord("D")  # payload: the RTC's offset from the host clock, ASCII secon
 KEYS = ord("K")
 ARM_CUT = ord("C")
 REPLY = ord("R")
-NO_PAYLOAD = (I2C_READ,)
+NO_PAYLOAD = (I2C_READ, HELLO)
 
 
 class Decoder:

@@ -9,12 +9,14 @@ import hashlib
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from croupier.sim import toolchain
 
 BLOCK_SIZE = 4096
 BLOCKS = 512  # 2 MiB: the vfs partition of a 4 MB ESP32
+UNUSED_DAYS = 7
 SKIP = "manifest.json"  # a build's manifest describes the image, it is not part of it
 
 
@@ -28,8 +30,10 @@ def firmware_staging() -> Path:
 
 def _tree_hash(folder: Path) -> str:
     digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name != SKIP):
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        rel = path.relative_to(folder).as_posix()
+        if rel != SKIP:
+            digest.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
@@ -39,7 +43,9 @@ def template(content: Path = None) -> Path:
                                            _tree_hash(content) if content else "empty")).encode())
     path = toolchain.cache_dir() / ("flash-%s.img" % key.hexdigest()[:16])
     if path.is_file():
+        os.utime(path)  # in use: keep it from being pruned
         return path
+    _prune()
     fd, work = tempfile.mkstemp(prefix=".flash-", dir=toolchain.cache_dir())
     try:
         with os.fdopen(fd, "wb") as f:
@@ -50,6 +56,16 @@ def template(content: Path = None) -> Path:
         if os.path.exists(work):
             os.unlink(work)
     return path
+
+
+def _prune():
+    """Drop templates nobody used for a week (each firmware edit makes a new one)."""
+    for old in toolchain.cache_dir().glob("flash-*.img"):
+        try:
+            if time.time() - old.stat().st_mtime > UNUSED_DAYS * 86400:
+                old.unlink()
+        except FileNotFoundError:
+            pass  # another process pruned it first
 
 
 def create(path: Path, content: Path = None):

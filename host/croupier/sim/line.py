@@ -11,7 +11,8 @@ class Line:
     def __init__(self, never_forge=b""):
         self._never_forge = set(never_forge)  # bytes corruption must not create
         self._queue = bytearray()
-        self._next = 0.0  # when the line can carry the next byte
+        self._next = 0.0  # when the line can start the next byte
+        self._idle = True
         self.configure()
 
     def configure(self, drop=0.0, corrupt=0.0, baud=None, seed=None):
@@ -25,6 +26,8 @@ class Line:
         self.dropped = self.corrupted = 0
 
     def push(self, data: bytes):
+        if not self._queue:
+            self._idle = True
         if not (self.drop or self.corrupt):
             self._queue += data
             return
@@ -52,8 +55,11 @@ class Line:
             n = len(self._queue)
         else:
             per_byte = 10.0 / self.baud
-            self._next = max(self._next, now - per_byte)  # an idle line does not bank time
-            n = min(len(self._queue), int((now - self._next) / per_byte) + 1) if now >= self._next else 0
+            if self._idle:  # an idle line does not bank time for a later burst
+                self._next = max(self._next, now)
+                self._idle = False
+            started = int((now - self._next) / per_byte + 1e-9) + 1  # bytes begun by now
+            n = min(len(self._queue), started) if now >= self._next else 0
             self._next += n * per_byte
         out = bytes(self._queue[:n])
         del self._queue[:n]

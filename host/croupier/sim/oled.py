@@ -172,7 +172,7 @@ class SSD1306:
         driven there; the display offset moves the counter, the start line the RAM row."""
         pin = HEIGHT - 1 - y
         counter = (HEIGHT - 1 - pin if self.com_remap else pin)
-        counter = (counter - self.offset) % HEIGHT
+        counter = (counter + self.offset) % HEIGHT  # COM k shows row k + offset (Table 10-1)
         if counter >= self.mux:
             return None
         return (counter + self.start_line) % HEIGHT

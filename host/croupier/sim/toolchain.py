@@ -76,3 +76,33 @@ def run_tool(*args, timeout=60) -> str:
     if proc.returncode:
         raise SimError("image tool %s failed: %s" % (args[0], (proc.stderr or proc.stdout).strip()[-2000:]))
     return proc.stdout
+
+
+def heap_bytes(size) -> int:
+    """'64k', '1m' or a number of bytes, as `micropython -X heapsize=` takes it."""
+    text = str(size).strip().lower()
+    scale = {"k": 1024, "m": 1024 * 1024}.get(text[-1:], 1)
+    try:
+        value = int(text[:-1] if scale > 1 else text) * scale
+    except ValueError:
+        raise ValueError("heap size must be like 64k, 1m or 65536, not %r" % (size,)) from None
+    if value < 16 * 1024:
+        raise ValueError("heap size %r is too small (at least 16k)" % (size,))
+    return value
+
+
+_bare_free = {}
+
+
+def bare_free(heap: int) -> int:
+    """Free heap of a bare interpreter started with this heap size (cached per process):
+    what a board with that heap leaves its program."""
+    key = (micropython(), heap)
+    if key not in _bare_free:
+        proc = subprocess.run([micropython(), "-X", "heapsize=%d" % heap, "-c",
+                               "import gc; gc.collect(); print(gc.mem_free())"],
+                              capture_output=True, text=True, timeout=30)
+        if proc.returncode:
+            raise SimError("cannot start %s: %s" % (micropython(), proc.stderr.strip()))
+        _bare_free[key] = int(proc.stdout)
+    return _bare_free[key]

@@ -13,6 +13,7 @@ from croupier.link import encode_frame
 
 FRAME = re.compile(rb"^@(\{.*\})\|([0-9a-f]{8})$")
 PLAYERS = ["Ann", "Bob", "Cy"]
+SETTLE_S = 3.0  # deadline for the display task to draw what the game did
 
 
 @pytest.fixture
@@ -46,8 +47,9 @@ def test_every_frame_from_the_board_is_sealed_ascii_json(device, lobo):
     lines = [line for line in device.transcript.received().split(b"\n") if line.startswith(b"@")]
     assert len(lines) >= 3, "expected at least an answer, an event and a screen frame; got %r" % lines
     for line in lines:
+        assert not line.endswith(b"\r"), "a frame ends with \\n alone, not \\r\\n (PROTOCOL.md Framing): %r" % line[-20:]
         match = FRAME.match(line)
-        assert match, "a frame is @json|crc8: %r" % line[:120]
+        assert match, "a frame is @json|crc8 (PROTOCOL.md Framing): %r" % line[:120]
         payload, crc = match.groups()
         assert "%08x" % (binascii.crc32(payload) & 0xFFFFFFFF) == crc.decode(), "CRC-32 of the JSON bytes: %r" % line[:120]
         assert max(payload) < 0x80 and b"\x03" not in payload and b"\x04" not in payload, "7-bit ASCII, no Ctrl-C/D"
@@ -167,7 +169,8 @@ def test_screen_is_a_128x64_page_ordered_buffer_that_follows_the_game(device, lo
     assert (first.w, first.h, len(first.fb)) == (128, 64, 1024)
     assert first.lit() > 0, "the play screen is not blank"
     device.play("9")
-    assert screen().fb != first.fb, "the screen changes when the total goes from 19 to 28"
+    device.until("the screen to change when the total goes from 19 to 28", lambda: screen().fb != first.fb,
+                 lambda: "the same frame for %.0f s" % SETTLE_S, SETTLE_S)
 
 
 def test_log_pages_and_record_format(device, lobo):

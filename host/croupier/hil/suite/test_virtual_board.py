@@ -1,14 +1,13 @@
 """What only the virtual board's side channel can show: the glass, the buzzer, power cuts and
 a faulty serial line. Each test is marked `virtual_board` and skipped on a real board."""
 import ast
-import time
 
 import pytest
 
 from croupier.link import DeviceError, LinkTimeout
 from croupier.paths import firmware_dir
 
-SETTLE_S = 3.0  # deadline for the display and the buzzer to catch up with the game
+SETTLE_S = 4.0  # deadline for the display and the buzzer to catch up (short news shows 1.5 s)
 
 
 def tunes(board):
@@ -49,15 +48,13 @@ class Buzzer:
     def expect(self, name, why):
         tune = self.table[name]
         want = [tune[i] for i in range(0, len(tune), 2) if tune[i]]
-        deadline = time.monotonic() + SETTLE_S
-        while True:
-            heard = notes(self.vboard.tones[self.start:])
-            if contains(heard, want):
-                self.mark()
-                return
-            if time.monotonic() > deadline:
-                self.device.fail("the %r tune %r (%s)" % (name, want, why), "the buzzer sounded %r" % heard)
-            time.sleep(0.05)
+        self.device.until("the %r tune %r (%s)" % (name, want, why),
+                          lambda: contains(self.heard(), want),
+                          lambda: "the buzzer sounded %r" % self.heard(), SETTLE_S)
+        self.mark()
+
+    def heard(self):
+        return notes(self.vboard.tones[self.start:])
 
 
 @pytest.fixture
@@ -76,15 +73,13 @@ def test_each_announcement_sounds_its_own_tune(device, keys, buzzer):
     device.play("10", "10", "10", "10", "10", "3", "6")  # 21 31 41 51 61 64 70: Bob on turn
     keys.press("7", "ok")
     buzzer.expect("bust", "Bob's 7 makes 77")
-    keys.press("ok")
-    buzzer.expect("round_end", "the round-end announcement follows once 77! is read")
+    buzzer.expect("round_end", "the round-end announcement follows when 77! has been shown")
     keys.press("ok")
 
     device.new("basta", ["A", "B"], limit=1)
     buzzer.mark()
     keys.press("5", "1", "ok")
     buzzer.expect("bust", "A's 51 is over 50")
-    keys.press("ok")
     buzzer.expect("game_end", "the first penalty ends the game with limit=1")
     keys.press("ok")
 
@@ -103,15 +98,13 @@ def test_an_illegal_key_buzzes_and_changes_nothing(device, keys, buzzer):
 def test_the_glass_shows_what_screen_reports(device, vboard, screen):
     device.new("lobo77", ["Ann", "Bob", "Cy"])
     device.play("42")
-    deadline = time.monotonic() + SETTLE_S
-    while True:
-        frame = screen()
-        if vboard.glass() == frame.fb:
-            break
-        if time.monotonic() > deadline:
-            device.fail("the OLED's memory to equal the `screen` buffer", "they still differ after %.0f s" % SETTLE_S)
-        time.sleep(0.1)
+    frame = device.until("the OLED's memory to equal the `screen` buffer",
+                         lambda: _same_as_glass(screen(), vboard), lambda: "they still differ", SETTLE_S)
     assert frame.lit() > 100, "the play screen shows the total 42 in big digits"
+
+
+def _same_as_glass(frame, vboard):
+    return frame if vboard.glass() == frame.fb else None
 
 
 def _records_since(device, game_seq):

@@ -4,6 +4,7 @@
 # code 3 (friendly) or 4 (raw REPL); the supervisor starts the next one in that mode.
 # Output ends lines with "\n": the pty adds the "\r" as MicroPython's cooked stdout does.
 import gc
+import io
 import micropython
 import os
 import sys
@@ -56,7 +57,8 @@ def mount():
 
 
 def execute(code, g, mode, name, raw):
-    """Compile and run one input, printing its exception as pyexec does."""
+    """Compile and run one input, printing its exception as pyexec does. -> True if it
+    ended normally."""
     try:
         exec(compile(code, name, mode), g)
         ok = True
@@ -71,23 +73,36 @@ def execute(code, g, mode, name, raw):
             write("\x04")
         raise Reboot
     if ok is not True:
-        sys.print_exception(ok)
+        print_exception(ok)
     if raw:
         write("\x04")
+    return ok is True
+
+
+def print_exception(e):
+    """The traceback as the board prints it: without this module's own frame."""
+    try:
+        text = io.StringIO()
+        sys.print_exception(e, text)
+        write("".join(line + "\n" for line in text.getvalue().split("\n")[:-1] if '"_sim_boot.py"' not in line))
+    except MemoryError:
+        sys.print_exception(e)
 
 
 def run_file(name, g):
+    """-> False when the file raised (then the ESP32 skips main.py)."""
     try:
-        f = open(name)
+        with open(name) as f:
+            code = f.read()
     except OSError:
-        return
-    with f:
-        code = f.read()
-    execute(code, g, "exec", name, False)
+        return True
+    return execute(code, g, "exec", name, False)
 
 
 def banner():
-    write("MicroPython %s; ESP32 module (virtual board) with ESP32\n" % sys.version.split("MicroPython ")[-1])
+    v = sys.implementation.version
+    write("MicroPython v%d.%d.%d%s on %s; ESP32 module (virtual board) with ESP32\n"
+          % (v[0], v[1], v[2], "-" + v[3] if len(v) > 3 and v[3] else "", sys.version.split(" on ")[-1]))
     write('Type "help()" for more information.\n')
 
 
@@ -285,22 +300,41 @@ def reboot():
 _raw_mode = ch.env("MODE") == "raw"
 
 
+_ballast = None
+
+
+def fit_heap():
+    """Hold back the heap this emulation gave the interpreter on top of the board's, so
+    the firmware gets what a board with the requested heap would leave it."""
+    global _ballast
+    gc.collect()
+    extra = gc.mem_free() - int(ch.env("FREE", "0")) - 16  # 16: the ballast's own header
+    if extra > 0:
+        _ballast = bytearray(extra)
+
+
 def main():
     global _raw_mode
     mount()
-    ch.send(66, 0, 0)  # 'B' booted: serial input may flow now
+    fit_heap()
     micropython.kbd_intr(3)
+    ch.send(66, 0, 0)  # 'B' booted: serial input may flow now
     g = {"__name__": "__main__"}
     try:
-        run_file("boot.py", g)
-        if not _raw_mode:
-            run_file("main.py", g)
+        try:
+            if run_file("boot.py", g) and not _raw_mode:
+                run_file("main.py", g)
+        except KeyboardInterrupt:  # a Ctrl-C between the scripts' own handlers
+            write("\n")
         while True:
-            if _raw_mode:
-                raw(g)
-            else:
-                friendly(g)
-            _raw_mode = not _raw_mode
+            try:
+                if _raw_mode:
+                    raw(g)
+                else:
+                    friendly(g)
+                _raw_mode = not _raw_mode
+            except KeyboardInterrupt:  # a Ctrl-C while the REPL itself was writing
+                write("\n")
     except Reboot:
         pass
     g.clear()

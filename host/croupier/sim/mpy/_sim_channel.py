@@ -24,6 +24,7 @@ def connect(path):
     s.connect(struct.pack("H", socket.AF_UNIX) + path.encode() + b"\0")
     s.setblocking(False)
     _sock = s
+    request(83, 0, 0, _inbox)  # 'S': returns once the supervisor's initial state is applied
 
 
 def _apply(buf, n):

@@ -359,7 +359,7 @@ class RTC:
             t = time.localtime(time.time() + _rtc_offset)
             return (t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0)
         d = tuple(datetimetuple) + (0,) * (8 - len(datetimetuple))
-        _rtc_offset = time.mktime((d[0], d[1], d[2], d[4], d[5], d[6], 0, 0)) - time.time()
+        _rtc_offset = int(time.mktime((d[0], d[1], d[2], d[4], d[5], d[6], 0, 0)) - time.time())
         offset = str(_rtc_offset).encode()
         _ch.send(68, 0, len(offset))  # 'D' kept by the supervisor across resets
         _ch.write(offset)

@@ -1,0 +1,59 @@
+"""`croupier sim`: run the virtual board, in a terminal UI or headless behind a serial link."""
+import signal
+import sys
+import threading
+
+HELP = "run the virtual board (terminal UI, or --headless behind a serial port)"
+
+
+def add_arguments(parser):
+    parser.add_argument("--headless", action="store_true", help="no UI: run until SIGTERM/SIGINT")
+    parser.add_argument("--link", metavar="PATH", help="make PATH a symlink to the board's serial port")
+    parser.add_argument("--flash", metavar="FILE", help="flash image (created with the firmware if missing; default: temporary)")
+    parser.add_argument("--heap", metavar="SIZE", default="64k", help="MicroPython heap, e.g. 64k (default), 48k, 1m")
+    parser.add_argument("--baud", metavar="N", type=int, help="limit the serial line to N baud (8N1)")
+
+
+def make_board(args):
+    from croupier.sim import VirtualBoard
+
+    board = VirtualBoard(flash=args.flash, heap=args.heap, link=args.link)
+    if args.baud is not None:
+        board.faults(baud=args.baud)
+    return board
+
+
+def run(args):
+    from croupier.sim import SimError
+
+    try:
+        board = make_board(args)
+    except ValueError as exc:
+        print("croupier sim: %s" % exc, file=sys.stderr)
+        return 2
+    try:
+        board.start()
+    except (SimError, OSError) as exc:
+        print("croupier sim: %s" % exc, file=sys.stderr)
+        return 1
+    try:
+        if args.headless:
+            return _headless(board)
+        from croupier.sim.ui import SimApp
+
+        SimApp(board).run()
+        return 0
+    finally:
+        board.close()
+
+
+def _headless(board):
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    where = " (link %s)" % board.link if board.link else ""
+    print("virtual board running: serial port %s%s, flash %s" % (board.port, where, board.flash), flush=True)
+    while not stop.wait(1):
+        pass
+    print("virtual board stopped", flush=True)
+    return 0

@@ -1,0 +1,58 @@
+"""`croupier sim --headless`: a serial link for other tools, a clean end on SIGTERM/SIGINT."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import mpremote
+from croupier.sim import flash
+
+
+def children_of(pid):
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_headless_link_serves_mpremote_and_stops_cleanly(tmp_path, stop):
+    link = tmp_path / "tty"
+    image = tmp_path / "flash.img"
+    flash.create(image)  # an empty filesystem: this tests the board, not the firmware
+    proc = subprocess.Popen([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(link),
+                             "--flash", str(image), "--heap", "96k", "--baud", "921600"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert "virtual board running" in proc.stdout.readline()
+        assert link.is_symlink() and os.readlink(link).startswith("/dev/pts/")
+        interpreters = children_of(proc.pid)
+        assert len(interpreters) == 1
+        assert mpremote(link, "exec", "import gc; print(gc.mem_free() > 90000)").strip() == "True"
+        proc.send_signal(stop)
+        assert proc.wait(15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    assert not link.exists() and not link.is_symlink()
+    for pid in interpreters:
+        deadline = time.monotonic() + 5
+        while os.path.exists("/proc/%d" % pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not os.path.exists("/proc/%d" % pid), "interpreter %d left running" % pid
+
+
+def test_bad_arguments_are_refused_clearly(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--heap", "lots"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and "heap size must be like 64k" in proc.stderr

@@ -1,0 +1,31 @@
+"""Flash images: a fresh one holds exactly the firmware build; a broken one is found out."""
+import pytest
+
+from croupier.build import build_firmware, read_manifest
+from croupier.sim import SimError, flash
+
+
+def test_fresh_image_holds_exactly_the_firmware_build(tmp_path):
+    staging = build_firmware()
+    image = tmp_path / "flash.img"
+    flash.create(image, staging)
+    assert image.stat().st_size == flash.BLOCK_SIZE * flash.BLOCKS
+    files = {name: data for name, data in flash.read_files(image).items() if data is not None}
+    assert sorted(files) == sorted("/" + name for name in read_manifest(staging))
+    for name, data in files.items():
+        assert data == (staging / name[1:]).read_bytes(), name
+    template = flash.template(staging)
+    inode = template.stat().st_ino
+    flash.create(tmp_path / "again.img", staging)  # the second board copies the cached template
+    assert template.stat().st_ino == inode
+    assert (tmp_path / "again.img").read_bytes() == image.read_bytes()
+
+
+def test_unmountable_image_is_reported_and_the_board_formats_it(tmp_path, make_board):
+    image = tmp_path / "garbage.img"
+    image.write_bytes(b"\x5a" * (flash.BLOCK_SIZE * flash.BLOCKS))
+    with pytest.raises(SimError, match="dump failed"):
+        flash.read_files(image)
+    board = make_board(flash=image)  # exists: used as it is, like a board with a broken flash
+    board.wait_output(b"Performing initial setup")
+    assert board.formats == 1 and flash.read_files(image) == {}

@@ -1,0 +1,58 @@
+"""The emulated `machine` module: ESP32 behaviour seen from a program on the board."""
+from conftest import mpremote
+
+PROGRAM = """
+import machine, time
+from machine import Pin, PWM, I2C, SoftI2C, RTC
+
+def refused(fn):
+    try:
+        fn()
+    except (ValueError, OSError) as e:
+        return type(e).__name__
+    return "accepted"
+
+print("pin20", refused(lambda: Pin(20)))
+print("out34", refused(lambda: Pin(34, Pin.OUT)))
+print("in34", refused(lambda: Pin(34, Pin.IN)))
+p = Pin(2, Pin.OUT, value=1)
+print("readback", p.value(), p(), end=" ")
+p.off(); print(p.value(), end=" "); p.toggle(); print(p.value())
+print("float", Pin(5, Pin.IN).value(), Pin(5, Pin.IN, Pin.PULL_UP).value())
+print("scan", I2C(0).scan(), SoftI2C(scl=Pin(22), sda=Pin(21)).scan())
+print("nodev", refused(lambda: I2C(0, scl=Pin(22), sda=Pin(21)).writeto(0x3D, b"x")))
+print("status", I2C(1, scl=22, sda=21).readfrom(60, 2))
+buzzer = PWM(Pin(23), freq=440, duty_u16=0)
+buzzer.duty_u16(32768)
+buzzer.freq(880)
+buzzer.deinit()
+print("badfreq", refused(lambda: buzzer.freq(0)))
+RTC().datetime((2030, 5, 17, 4, 12, 30, 0, 0))
+print("cause", machine.reset_cause(), "uid", len(machine.unique_id()))
+print("done")
+"""
+
+
+def test_pins_i2c_pwm_and_rtc(make_board):
+    board = make_board(main=PROGRAM)
+    out = board.wait_output(b"done").decode()
+    for line in ("pin20 ValueError", "out34 ValueError", "in34 accepted", "readback 1 1 0 1",
+                 "float 0 1", "scan [] [60]", "nodev OSError", "status b'@@'", "badfreq ValueError",
+                 "cause 1 uid 6"):
+        assert line in out, line
+    assert [(f, d) for _, f, d in board.tones] == [(440, 0), (440, 32768), (880, 32768), (880, 0)]
+    times = [t for t, _, _ in board.tones]
+    assert times == sorted(times)
+
+    board.hard_reset()  # the RTC keeps its time, the cause says how we got here
+    board.wait_boot(2)
+    got = mpremote(board.port, "exec", "import machine; print(machine.RTC().datetime()[:3], machine.reset_cause())")
+    assert got.strip() == "(2030, 5, 17) 2"
+
+
+def test_machine_reset_reboots_with_soft_reset_cause(make_board):
+    board = make_board(main="import machine\nprint('cause', machine.reset_cause())\n"
+                            "if machine.reset_cause() == machine.PWRON_RESET:\n    machine.reset()")
+    board.wait_boot(2)
+    out = board.wait_output(b"cause 5")
+    assert out.count(b"cause 1") == 1 and board.crashes == 0

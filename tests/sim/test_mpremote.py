@@ -1,0 +1,64 @@
+"""Acceptance: stock mpremote and pyserial against a virtual board, files in a real image."""
+import serial
+
+from croupier.sim import VirtualBoard, flash
+from conftest import mpremote
+
+
+def test_exec_cp_ls_and_files_survive_resets_and_restarts(make_board, tmp_path):
+    board = make_board(link=tmp_path / "tty")
+    assert mpremote(board.link, "exec", "print(6 * 7)").strip() == "42"
+    source = tmp_path / "notes.txt"
+    source.write_bytes(b"line\n" * 300)
+    mpremote(board.link, "fs", "cp", str(source), ":notes.txt")
+    assert "1500 notes.txt" in mpremote(board.link, "fs", "ls")
+    assert flash.read_files(board.flash)["/notes.txt"] == b"line\n" * 300
+
+    mpremote(board.link, "soft-reset")
+    mpremote(board.link, "reset")  # machine.reset(): a new interpreter, flash kept
+    board.wait_boot(4)
+    assert mpremote(board.link, "exec", "import machine; print(machine.reset_cause())").strip() == "5"
+    board.hard_reset()
+    board.wait_boot(6)
+    assert "1500 notes.txt" in mpremote(board.port, "fs", "ls")
+    image = board.flash
+    board.close()
+
+    with VirtualBoard(flash=image) as again:  # the same image on a new virtual board
+        again.wait_boot()
+        assert mpremote(again.port, "exec", "print(open('notes.txt').read().count('line'))").strip() == "300"
+
+
+def test_pyserial_friendly_repl_ctrl_c_and_soft_reboot(make_board):
+    board = make_board()
+    with serial.Serial(board.port, 115200, timeout=5) as port:
+        port.write(b"\r")
+        assert port.read_until(b">>> ").endswith(b">>> ")
+        port.write(b"for i in range(3):\r")
+        assert port.read_until(b"...     ").endswith(b"...     ")  # continuation, auto-indent
+        port.write(b"print(i * 11)\r\r")
+        assert b"0\r\n11\r\n22\r\n>>> " in port.read_until(b"22\r\n>>> ")
+        port.write(b"while True: pass\r\r")
+        port.read_until(b"... \r\n")
+        port.write(b"\x03")  # Ctrl-C interrupts the running loop
+        assert b"KeyboardInterrupt" in port.read_until(b">>> ")
+        mark = board.mark()
+        port.write(b"\x04")  # Ctrl-D at the prompt: soft reboot
+        assert port.read_until(b">>> ").count(b"MPY: soft reboot\r\n") == 1
+        board.wait_boot(2)
+        assert board.output(mark).count(b"MicroPython v") == 1
+
+
+def test_raw_repl_soft_reset_stays_raw_and_skips_main(make_board):
+    board = make_board(main="print('main ran')", files={"boot.py": "print('boot ran')"})
+    board.wait_output(b"main ran")
+    with serial.Serial(board.port, timeout=5) as port:
+        port.write(b"\r\x01")
+        assert port.read_until(b"raw REPL; CTRL-B to exit\r\n>").endswith(b"raw REPL; CTRL-B to exit\r\n>")
+        port.write(b"print('in raw')\x04")
+        assert port.read_until(b"\x04>") == b"OKin raw\r\n\x04\x04>"
+        port.write(b"\x04")  # Ctrl-D with no code: soft reset, back in the raw REPL
+        text = port.read_until(b"raw REPL; CTRL-B to exit\r\n>")
+        assert text.startswith(b"OK\r\nMPY: soft reboot\r\n") and b"boot ran" in text and b"main ran" not in text
+        port.write(b"import machine; machine.soft_reset()\x04")
+        assert port.read_until(b"raw REPL; CTRL-B to exit\r\n>").startswith(b"OK\x04\x04MPY: soft reboot")
