@@ -1,17 +1,18 @@
 # The serial protocol of PROTOCOL.md (explained in docs/protocol.md) over sys.stdin/stdout.
 # Lines starting with `@` are requests; anything else on the line (REPL chatter, a person
 # typing) is ignored. Input is read a byte at a time into one preallocated line buffer, so
-# garbage of any length costs no memory. Every reply and event goes out sealed with its
-# CRC-32 in canonical JSON, which is 7-bit ASCII and never holds Ctrl-C or Ctrl-D.
+# garbage of any length costs no memory. Every reply and event goes out as canonical JSON
+# with its CRC-32: 7-bit ASCII that never holds Ctrl-C or Ctrl-D.
 from micropython import const
 import asyncio
 import binascii
+import gc
 import json
 import sys
 import time
 
 import croupier
-from croupier.journal import seal, crc_hex
+from croupier.journal import crc_hex
 from croupier.rules import Illegal, SetupError
 from croupier.rules.canon import dumps
 
@@ -22,6 +23,16 @@ LOG_BYTES = const(2048)  # and about this much journal text, so a page fits a sm
 MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
 _BOOT_TICKS = time.ticks_ms()
+
+
+_B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
+
+
+class Base64:
+    """A reply value sent as a base64 JSON string straight from a buffer."""
+
+    def __init__(self, data):
+        self.data = data
 
 
 class RequestError(Exception):
@@ -95,6 +106,7 @@ class Link:
         self._out = stdout or sys.stdout
         self._line = bytearray(MAX_LINE)
         self._byte = bytearray(1)
+        self._crc = 0  # running CRC of the frame being written
         # command -> (handler, {argument: required})
         self._commands = {
             "hello": (self._hello, {}),
@@ -115,8 +127,42 @@ class Link:
     # -- wire -------------------------------------------------------------------------
 
     def send(self, obj):
-        """Write one sealed frame."""
-        self._out.write("@" + seal(dumps(obj)))
+        """Write one frame: `@`, the canonical JSON of obj (a dict), `|`, its CRC-32, newline.
+        Written piece by piece with a running CRC, so a big reply (a screen, a log page) is
+        never joined into one more string."""
+        self._crc = 0
+        self._out.write("@")
+        sep = "{"
+        for key in sorted(obj):
+            self._piece(sep + dumps(key) + ":")
+            value = obj[key]
+            if isinstance(value, Base64):
+                self._base64(value.data)
+            else:
+                self._piece(dumps(value))
+            sep = ","
+        self._piece("}" if sep == "," else "{}")
+        self._out.write("|%08x\n" % (self._crc & 0xFFFFFFFF))
+
+    def _piece(self, text):
+        self._out.write(text)
+        self._crc = binascii.crc32(text, self._crc)
+
+    def _base64(self, data):
+        """data as a JSON string of base64, encoded a slice at a time."""
+        self._piece('"')
+        view = memoryview(data)
+        for start in range(0, len(data), _B64_SLICE):
+            self._piece(binascii.b2a_base64(view[start:start + _B64_SLICE], newline=False))
+        self._piece('"')
+
+    def _answer(self, reply):
+        try:
+            self.send(reply)
+        except MemoryError:
+            gc.collect()
+            self.send({"id": reply["id"], "ok": False, "error": "internal",
+                       "message": "out of memory for the reply"})
 
     async def run(self):
         self.send(self._hello_fields({"ev": "boot"}))
@@ -142,7 +188,7 @@ class Link:
         """Handle one input line (bytes without the newline); None for an over-long line."""
         if line is None:
             if self._line[0] == 64:  # `@`: a request we could not take
-                self.send({"id": None, "ok": False, "error": "too_long",
+                self._answer({"id": None, "ok": False, "error": "too_long",
                            "message": "requests are at most %d bytes" % MAX_LINE})
             return
         if line[0] != 64:
@@ -159,7 +205,7 @@ class Link:
         except Exception as exc:  # MemoryError while parsing, say: answer, keep running
             reply = {"id": rid, "ok": False, "error": "internal",
                      "message": "%s: %s" % (type(exc).__name__, exc)}
-        self.send(reply)
+        self._answer(reply)
 
     # -- requests ---------------------------------------------------------------------
 
@@ -254,13 +300,13 @@ class Link:
 
     def _screen(self, request):
         display = self.display
-        fb = binascii.b2a_base64(display.buffer, newline=False).decode()
-        return {"w": display.width, "h": display.height, "fb": fb}
+        return {"w": display.width, "h": display.height, "fb": Base64(display.buffer)}
 
     def _log(self, request):
         start = _int(request.get("from", 0), "from")
         most = _int(request.get("max", LOG_PAGE), "max", 1)
         journal = self.journal
+        gc.collect()
         return {"records": journal.records(start, min(most, LOG_PAGE), LOG_BYTES),
                 "last_seq": journal.last_seq, "log_epoch": journal.epoch}
 
@@ -280,7 +326,10 @@ class Link:
     # -- events -----------------------------------------------------------------------
 
     def _on_play(self, seq, state, effects):
-        self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
+        try:
+            self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
+        except MemoryError:
+            pass  # the input is journaled and applied; the host can still ask for `state`
 
 
 def _reason(exc):

@@ -121,7 +121,7 @@ def test_mashing_the_board_keypad_keeps_firmware_and_journal_sound(micropython):
     rng = random.Random(99)
     names, weights = zip(*sorted(WEIGHTS.items()))
     keys = " ".join(rng.choices(names, weights)[0] + ("!" if rng.random() < HOLD else "")
-                    for _ in range(300))
+                    for _ in range(150))
     with sim.VirtualBoard(heap=board_heap()) as vb, \
             serial.Serial(vb.port, 115200, timeout=0.1) as port:
         vb.wait_boot(timeout=20)

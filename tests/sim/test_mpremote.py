@@ -15,11 +15,13 @@ def test_exec_cp_ls_and_files_survive_resets_and_restarts(make_board, tmp_path):
     assert flash.read_files(board.flash)["/notes.txt"] == b"line\n" * 300
 
     mpremote(board.link, "soft-reset")
-    mpremote(board.link, "reset")  # machine.reset(): a new interpreter, flash kept
-    board.wait_boot(4)
+    mark = board.mark()
+    mpremote(board.link, "reset")  # machine.reset() after 100 ms: a new interpreter, flash kept
+    board.wait_output(b'Type "help()"', since=mark)  # its friendly REPL banner
     assert mpremote(board.link, "exec", "import machine; print(machine.reset_cause())").strip() == "5"
+    boots = board.boots
     board.hard_reset()
-    board.wait_boot(6)
+    board.wait_boot(boots + 1)
     assert "1500 notes.txt" in mpremote(board.port, "fs", "ls")
     image = board.flash
     board.close()

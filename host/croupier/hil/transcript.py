@@ -2,7 +2,8 @@
 import re
 import time
 
-TAIL_BYTES = 400  # how much of the device's latest output a failure message quotes
+TAIL_LINES = 6  # how many of the board's latest lines a failure message quotes
+LINE_CHARS = 240  # longer lines (a `screen` frame) are shortened in the middle
 
 
 def printable(data: bytes) -> str:
@@ -30,18 +31,31 @@ class Transcript:
     def received(self) -> bytes:
         return b"".join(data for _, way, data in self.chunks if way == "rx")
 
-    def tail(self, size=TAIL_BYTES) -> str:
-        """The last bytes the board sent, for failure messages."""
+    def tail(self) -> str:
+        """The last lines the board sent (the unfinished one included), for failure messages."""
         data = self.received()
         if not data:
             return "(the board sent nothing during this test)"
-        cut = data[-size:]
-        prefix = "...%d earlier bytes...\n" % (len(data) - len(cut)) if len(cut) < len(data) else ""
-        return prefix + printable(cut)
+        lines = data.split(b"\n")
+        if not lines[-1]:
+            lines.pop()
+        shown = [_shorten(printable(line)) for line in lines[-TAIL_LINES:]]
+        skipped = len(lines) - len(shown)
+        return ("...%d earlier lines...\n" % skipped if skipped else "") + "\n".join(shown)
 
     def text(self) -> str:
-        """One line per chunk: time, direction, bytes (escaped)."""
+        """Time, direction, bytes (escaped) per chunk; a chunk's own line breaks are kept."""
         lines = []
         for at, way, data in self.chunks:
-            lines.append("%9.3f %s %s" % (at, way, printable(data).replace("\n", "\\n")))
+            pieces = printable(data).split("\n")
+            shown = [piece + "\\n" for piece in pieces[:-1]] + [pieces[-1]] * bool(pieces[-1])
+            lines.append("%9.3f %s %s" % (at, way, shown[0] if shown else ""))
+            lines += [" " * 13 + piece for piece in shown[1:]]
         return "\n".join(lines) + "\n"
+
+
+def _shorten(line):
+    if len(line) <= LINE_CHARS:
+        return line
+    half = LINE_CHARS // 2
+    return "%s ...%d chars... %s" % (line[:half], len(line) - 2 * half, line[-half:])

@@ -51,6 +51,7 @@ def _headless(board):
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    board.wait_boot(timeout=30)
     where = " (link %s)" % board.link if board.link else ""
     print("virtual board running: serial port %s%s, flash %s" % (board.port, where, board.flash), flush=True)
     while not stop.wait(1):

@@ -1,0 +1,132 @@
+"""The journal on the MicroPython unix port: on a real littlefs in RAM, and on the host
+filesystem where a test can damage the files the way a dying flash would."""
+import json
+
+CHECKS = r'''
+import json, os, sys
+from ramflash import RamFlash, mount
+from croupier.journal import Journal, SEGMENT_RECORDS
+
+def fresh():
+    flash = RamFlash(blocks=64)
+    mount(flash, fresh=True)
+    return flash
+
+out = {}
+fresh()
+j = Journal("/flash/j")
+out["first_seq"] = j.append(None, "new", {"game": "lobo77", "players": ["A", "B"], "options": {}})
+for card in ("9", "33", "2x", "5"):
+    j.append(1, "play", card)
+j.append(1, "undo", None)
+j.append(1, "undo", None)
+j.append(1, "redo", None)
+out["resume"] = j.resume()
+epoch = j.epoch
+j = Journal("/flash/j")  # power cycle
+out["same_epoch"] = j.epoch == epoch
+out["boots"] = j.boots
+out["resume_after_boot"] = j.resume()
+out["records"] = j.records(0, 100)
+out["page"] = j.records(3, 2)
+j.append(1, "end", {"over": True})
+out["after_end"] = j.resume()
+# many finished games: the active segment stays short, old segments hold the rest
+for g in range(12):
+    gid = j.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
+    for i in range(10):
+        j.append(gid, "play", str(i))
+    j.append(gid, "end", None)
+gid = j.append(None, "new", {"game": "lobo77", "players": ["C", "D"], "options": {}})
+for i in range(SEGMENT_RECORDS + 5):
+    j.append(gid, "play", "1")
+out["last_seq"] = j.last_seq
+logs = sorted(n for n in os.listdir("/flash/j") if n.endswith(".log"))
+out["segments"] = len(logs)
+# boot must not read closed segments: damage every one of them, the game still resumes
+active = "%08d.log" % int(json.loads(open("/flash/j/head").read().rsplit("|", 1)[0])["segment"])
+for name in logs:
+    if name != active:
+        with open("/flash/j/" + name, "wb") as f:
+            f.write(b"garbage\n")
+j = Journal("/flash/j")
+r = j.resume()
+out["long_game"] = [r[0], len(r[2]), j.last_seq]
+# ack deletes whole closed segments only up to what the host holds
+fresh()
+j = Journal("/flash/j")
+for g in range(5):
+    gid = j.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
+    j.append(gid, "play", "3")
+    j.append(gid, "end", None)
+j.ack(4)
+out["after_ack4"] = j.records(0, 100)[0][0]
+j.ack(j.last_seq)
+out["after_ack_all"] = j.records(0, 100)
+out["seq_after_ack"] = j.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
+# a wiped journal is a new one: new epoch, seq from 1
+epoch = j.epoch
+fresh()
+j = Journal("/flash/j")
+out["wiped"] = [j.epoch != epoch, j.last_seq]
+print(json.dumps(out))
+'''
+
+
+def test_journal_records_resume_snapshots_and_ack(mpy):
+    out = json.loads(mpy(CHECKS))
+    assert out["first_seq"] == 1
+    # undo, undo, redo: 9 33 2x still played, 5 taken back and redo-able
+    expected = [1, {"game": "lobo77", "players": ["A", "B"], "options": {}},
+                [["play", "9"], ["play", "33"], ["play", "2x"], ["play", "5"], ["undo", None]]]
+    assert out["resume"] == expected
+    assert out["same_epoch"] and out["boots"] == 2
+    assert out["resume_after_boot"] == expected
+    assert [r[0] for r in out["records"]] == list(range(1, 9))
+    assert out["records"][1] == [2, None, 1, "play", "9"]
+    assert out["records"][5] == [6, None, 1, "undo", None]
+    assert [r[0] for r in out["page"]] == [3, 4]
+    assert out["after_end"] is None
+    assert out["segments"] >= 14  # one per finished game at least, plus the long game's
+    assert out["long_game"] == [9 + 12 * 12 + 1, 64 + 5, out["last_seq"]]
+    assert out["after_ack4"] == 4  # the segment holding 1-3 is gone, 4-6 stays (not all acked)
+    assert out["after_ack_all"] == []
+    assert out["seq_after_ack"] == 16  # seqs are never reused
+    assert out["wiped"] == [True, 0]
+
+
+DAMAGE = r'''
+import json, os, sys
+from croupier.journal import Journal
+path = sys.argv[1]
+j = Journal(path)
+gid = j.append(None, "new", {"game": "lobo77", "players": ["A", "B"], "options": {}})
+for card in ("9", "10", "11"):
+    j.append(gid, "play", card)
+seg = path + "/" + [n for n in os.listdir(path) if n.endswith(".log")][0]
+data = open(seg, "rb").read()
+how = sys.argv[2]
+if how == "truncated":
+    data = data[:-7]
+elif how == "flipped":
+    data = data[:-12] + bytes([data[-12] ^ 0x20]) + data[-11:]
+elif how == "garbage":
+    data = data + b"\xff\xff\x00\x13garbage"
+with open(seg, "wb") as f:
+    f.write(data)
+j = Journal(path)
+kept = j.records(0, 100)
+seq = j.append(gid, "play", "2")
+j = Journal(path)
+print(json.dumps({"kept": kept, "seq": seq, "after": j.records(0, 100), "resume": j.resume()}))
+'''
+
+
+def test_corrupt_or_truncated_tail_is_dropped_and_nothing_before_it(mpy, tmp_path):
+    for how, survivors in (("truncated", 3), ("flipped", 3), ("garbage", 4)):
+        out = json.loads(mpy(DAMAGE, tmp_path / how, how))
+        assert [r[0] for r in out["kept"]] == list(range(1, survivors + 1)), how
+        assert out["seq"] == survivors + 1, how  # appends go on right after the good prefix
+        assert [r[0] for r in out["after"]] == list(range(1, survivors + 2)), how
+        cards = [a[1] for a in out["resume"][2]]
+        assert cards == ["9", "10", "11"][:survivors - 1] + ["2"], how
