@@ -122,12 +122,12 @@ class DeployReport:
         self.copied, self.removed, self.unchanged, self.hello = [], [], 0, None
 
 
-def deploy(port, staging: Path, manifest: dict, progress=None, link_timeout=10.0):
+def deploy(port, staging: Path, manifest: dict, progress=None):
     """Copy what differs from `manifest` ({path: sha256}) out of `staging`, verify, reset, hello.
 
     `progress(kind, done, total)` is told about copying as files go over.
     """
-    from croupier.link import Link, open_serial
+    from croupier.link import connect
 
     mp = Mpremote(port)
     tops = {p.split("/")[0] for p in manifest}
@@ -154,11 +154,8 @@ def deploy(port, staging: Path, manifest: dict, progress=None, link_timeout=10.0
     if wrong:
         raise DeployError("after copying, the board's files differ from the build: %s" % ", ".join(wrong))
     mp.run("reset")
-    serial_port = open_serial(port)
-    try:
-        report.hello = Link(serial_port, timeout=link_timeout).hello()
-    finally:
-        serial_port.close()
+    with connect(port) as link:
+        report.hello = link.info
     return report
 
 

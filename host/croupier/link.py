@@ -17,8 +17,13 @@ DEFAULT_TIMEOUT = 3.0
 MAX_REQUEST = 1024  # bytes of one host -> device frame, newline included
 MAX_LINE = 1 << 20  # a device line longer than this is runaway noise: dropped
 POLL = 0.05         # seconds one serial read may block, so deadlines are kept
+BOOT_POLL = 0.5     # seconds between `hello`s while waiting for a board to boot
+BOOT_TIMEOUT = 15.0
 # Commands the device may safely receive twice: a lost answer is simply asked for again.
 IDEMPOTENT = frozenset({"hello", "state", "screen", "log", "ack", "roster", "clock"})
+
+
+DAMAGED = object()  # a frame arrived but failed its CRC or JSON check
 
 
 class LinkError(Exception):
@@ -102,8 +107,9 @@ class Link:
                     self.transcript("rx", chunk)
                 self._buffer += chunk
 
-    def _next_message(self, deadline):
-        """The next valid frame object; noise lines are recorded on the way."""
+    def _next_message(self, deadline, stop_on_damage=False):
+        """The next valid frame object; noise lines are recorded on the way. None at the
+        deadline, DAMAGED for a frame that failed its check when stop_on_damage."""
         while True:
             line = self._read_line(deadline)
             if line is None:
@@ -112,6 +118,8 @@ class Link:
             if obj is None:
                 if line.strip():
                     self.noise.append(line)
+                if stop_on_damage and line.startswith(b"@"):
+                    return DAMAGED
                 continue
             if "ev" in obj and "id" not in obj:
                 self.events.append(obj)
@@ -139,24 +147,27 @@ class Link:
         timeout = self.timeout if timeout is None else timeout
         if retries is None:
             retries = 4 if cmd in IDEMPOTENT else 0
+        # A damaged frame while waiting is most likely the answer: ask again at once, unless
+        # asking twice could do something twice.
+        impatient = cmd in IDEMPOTENT
         for attempt in range(retries + 1):
             rid = self.send(cmd, **args)
-            answer = self._wait_answer(rid, time.monotonic() + timeout)
-            if answer is None:
+            answer = self._wait_answer(rid, time.monotonic() + timeout, impatient)
+            if answer is None or answer is DAMAGED:
                 continue
             if answer.get("ok") is True:
                 return answer
             if answer.get("id") is None and answer.get("error") == "bad_frame":
                 continue  # our request was damaged on the way
             raise DeviceError(cmd, answer.get("error"), answer.get("message"))
-        raise LinkTimeout("no answer to %r after %d attempt(s) of %.1f s: is the Croupier firmware running on this port?"
+        raise LinkTimeout("no intact answer to %r after %d attempt(s) of %.1f s: is the Croupier firmware running on this port?"
                           % (cmd, retries + 1, timeout))
 
-    def _wait_answer(self, rid, deadline):
+    def _wait_answer(self, rid, deadline, stop_on_damage):
         while True:
-            msg = self._next_message(deadline)
-            if msg is None:
-                return None
+            msg = self._next_message(deadline, stop_on_damage)
+            if msg is None or msg is DAMAGED:
+                return msg
             if msg.get("id") == rid:
                 return msg
             if msg.get("id") is None and msg.get("ok") is False:
@@ -182,8 +193,14 @@ class Link:
                 raise LinkTimeout("no %r event within %.1f s" % (name, self.timeout if timeout is None else timeout))
             self._next_message(min(deadline, time.monotonic() + 0.1))
 
-    def hello(self):
-        info = self.call("hello")
+    def hello(self, within=None):
+        """The `hello` answer, checking the protocol version. `within` seconds: keep asking
+        every half second until then (a board that is booting drops what it is sent)."""
+        if within is None:
+            info = self.call("hello")
+        else:
+            attempts = max(1, int(within / BOOT_POLL))
+            info = self.call("hello", timeout=BOOT_POLL, retries=attempts - 1)
         if info.get("proto") != PROTO:
             raise LinkError("the device speaks protocol %r; this croupier speaks %d: update one of them" % (info.get("proto"), PROTO))
         self.info = info
@@ -229,7 +246,7 @@ def connect(port_arg, transcript=None, timeout=DEFAULT_TIMEOUT):
         port = open_serial(name)
         try:
             link = Link(port, transcript=transcript, timeout=timeout)
-            link.hello()
+            link.hello(within=BOOT_TIMEOUT)
             yield link
         finally:
             port.close()

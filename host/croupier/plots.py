@@ -11,6 +11,12 @@ def _pyplot():
     return plt
 
 
+def _whole_numbers(ax):
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def _save(fig, path):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -34,6 +40,7 @@ def standings_chart(rows, path, title="Standings"):
                     ha="center", va="bottom", fontsize=9)
     ax.set_xticks(list(xs), [r["name"] for r in rows])
     ax.set_ylabel("games")
+    _whole_numbers(ax)
     ax.set_title(title)
     ax.legend()
     return _save(fig, path)
@@ -56,6 +63,7 @@ def game_chart(game, path):
         for seat, player in enumerate(game["players"]):
             ax.step(cards, [p[1][seat] for p in points], where="post", label=player["name"])
         ax.set_ylabel(meter)
+        _whole_numbers(ax)
         ax.legend(fontsize=8)
     axes[-1][0].set_xlabel("cards played")
     return _save(fig, path)

@@ -11,8 +11,9 @@ from croupier.rules import Illegal, SetupError, new_game
 from croupier.rules.canon import dumps as canon
 
 PAGE_MAX = 32            # records asked for per `log` request
+PAGE_GROWTH = 4          # records added to the page size after each intact page
 PAGE_TIMEOUT = 1.5       # seconds to wait for one page
-MAX_FAILED_PAGES = 12    # consecutive lost pages before giving up (covers a board reboot)
+STALL_TIMEOUT = 20       # seconds without an intact page before giving up (a reboot fits)
 METERS = {"lobo77": "tokens", "basta": "penalties"}  # the per-player count a game charts
 COUNTED_EFFECTS = ("doublet", "bust", "eliminated")
 
@@ -120,18 +121,19 @@ def _check_record(rec, after):
 
 def pull(link, log_epoch, start, on_page=None):
     """Records with seq >= start, page by page; pages shrink while answers get lost."""
-    records, page, failures, after = [], PAGE_MAX, 0, start - 1
+    records, page, after = [], PAGE_MAX, start - 1
+    stalled_at = time.monotonic() + STALL_TIMEOUT
     while True:
         try:
             answer = link.call("log", timeout=PAGE_TIMEOUT, retries=0, max=page, **{"from": after + 1})
         except LinkTimeout:
-            failures += 1
-            if failures > MAX_FAILED_PAGES:
-                raise LinkError("the board stopped answering during sync (%d pages lost in a row); "
-                                "nothing was stored, run sync again" % failures)
+            if time.monotonic() > stalled_at:
+                raise LinkError("no intact journal page from the board for %d s; nothing was stored, "
+                                "run sync again" % STALL_TIMEOUT)
             page = max(1, page // 2)
             continue
-        failures, page = 0, min(PAGE_MAX, page * 2)
+        stalled_at = time.monotonic() + STALL_TIMEOUT
+        page = min(PAGE_MAX, page + PAGE_GROWTH)  # grow gently: halve on loss
         if answer.get("log_epoch") != log_epoch:
             raise LinkError("the board's journal was wiped or replaced during sync; nothing was stored, run sync again")
         for rec in answer.get("records") or []:
@@ -151,44 +153,40 @@ class SyncReport:
         self.pulled = self.added = 0
         self.games = []          # game rows saved
         self.refused = []        # ReplayError
-        self.skipped = 0         # records of a game whose start another database acknowledged
+        self.orphans = []        # ids of games whose start another database acknowledged
         self.acked = None
 
     def lines(self):
         out = ["device %s (journal %s): %d record(s) pulled, %d new, %d game(s) updated"
                % (self.device, self.log_epoch, self.pulled, self.added, len(self.games))]
-        if self.skipped:
-            out.append("skipped %d record(s) of a game whose beginning was synced to another database "
-                       "and deleted from the board" % self.skipped)
+        if self.orphans:
+            out.append("kept, without rebuilding, the records of game(s) %s: their beginning was synced to "
+                       "another database and deleted from the board" % ", ".join(map(str, self.orphans)))
         out += ["REFUSED %s" % err for err in self.refused]
         return out
 
 
 def _rebuild(store, device, log_epoch, pulled, current):
-    """(rebuilt games, refusals) for the games `pulled` touches. `current` is (game id, state)
-    of the board's current game when the newest pulled record belongs to it, else None."""
+    """(rebuilt games, refusals, orphan game ids) for the games `pulled` touches. `current` is
+    (game id, state) of the board's current game when the newest pulled record is its, else None."""
     by_game = {}
     for gid in {r[2] for r in pulled}:
         by_game[gid] = store.records(device, log_epoch, gid)
     for rec in pulled:
         by_game[rec[2]].append(rec)
-    rebuilt, refused = [], []
+    rebuilt, refused, orphans = [], [], []
     for gid in sorted(by_game):
+        if by_game[gid][0][0] != gid:
+            # A game's id is the seq of its `new` record. When that seq never reached this
+            # database, the board deleted it after another database acknowledged it: the
+            # records are kept, but the game cannot be rebuilt here.
+            orphans.append(gid)
+            continue
         try:
             rebuilt.append(replay(by_game[gid], current[1] if current and current[0] == gid else None))
         except ReplayError as err:
             refused.append(err)
-    return rebuilt, refused
-
-
-def _skip_acked_elsewhere(pulled, start):
-    """(records, how many skipped): when the board has deleted records this database never got
-    (another database acknowledged them), the game they began cannot be rebuilt; skip to the
-    first game that starts within what the board still holds."""
-    if not pulled or (start and pulled[0][0] == start) or pulled[0][3] == "new":
-        return pulled, 0
-    first_new = next((i for i, r in enumerate(pulled) if r[3] == "new"), len(pulled))
-    return pulled[first_new:], first_new
+    return rebuilt, refused, orphans
 
 
 def sync(link, store, on_page=None, now=None):
@@ -202,11 +200,10 @@ def sync(link, store, on_page=None, now=None):
     pulled = pull(link, log_epoch, start, on_page)
     state = link.call("state").get("state")
     report.pulled = len(pulled)
-    pulled, report.skipped = _skip_acked_elsewhere(pulled, start)
     newest = pulled[-1] if pulled else None
     current = (newest[2], state) if state is not None and newest and newest[0] == hello["last_seq"] else None
     while True:
-        rebuilt, refused = _rebuild(store, device, log_epoch, pulled, current)
+        rebuilt, refused, report.orphans = _rebuild(store, device, log_epoch, pulled, current)
         if not refused:
             break
         report.refused = report.refused or refused

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
+# The acceptance heap; CROUPIER_TEST_HEAP=128k helps tell a memory problem from a logic one.
+HEAP = os.environ.get("CROUPIER_TEST_HEAP", "64k")
 REPO = HERE.parent.parent
 FIRMWARE = REPO / "firmware"
 
@@ -103,6 +105,12 @@ class Frames:
         self.send_raw(frame(dict(args, id=rid, cmd=cmd)))
         return self.reply(rid, timeout)
 
+    @staticmethod
+    def ok_shape(answer):
+        """answer if it is a successful response, else an AssertionError."""
+        assert answer is not None and answer.get("ok") is True, answer
+        return answer
+
     def ok(self, cmd, **args):
         answer = self.call(cmd, **args)
         assert answer["ok"] is True, answer
@@ -112,15 +120,17 @@ class Frames:
 @pytest.fixture
 def board():
     """A fresh virtual board running the firmware, its boot event already read."""
-    sim = pytest.importorskip("croupier.sim", reason="virtual board not built yet")
-    with sim.VirtualBoard(heap="64k") as vb:
+    from croupier.sim import VirtualBoard
+
+    with VirtualBoard(heap=HEAP) as vb:
         yield vb
 
 
 @pytest.fixture
 def frames(board):
     """Frames on the board's serial port, after the firmware's `boot` event."""
-    serial = pytest.importorskip("serial")
+    import serial
+
     with serial.Serial(board.port, 115200, timeout=0.1) as port:
         f = Frames(port)
         wait_for_boot(f)

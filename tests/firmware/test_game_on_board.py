@@ -21,6 +21,12 @@ def device_state(frames):
     return frames.ok("state")["state"]
 
 
+def wait_for_end(frames, timeout=20):
+    """The device's state once its game is over (read over the link)."""
+    return wait_until(lambda: (lambda s: s if s and s["over"] else None)(device_state(frames)),
+                      timeout, "the game to end")
+
+
 @pytest.fixture
 def link(vb):
     """Read-only look at the game over the serial protocol (inputs go through keys only)."""
@@ -41,8 +47,7 @@ def test_whole_game_by_keys_on_the_board_ends_with_the_right_winner(vb, link, ga
     expected = engine.state()
     press_keys(vb, setup_keys(game, count, options))
     press_keys(vb, game_keys(game, cards, effects))
-    state = wait_until(lambda: (lambda s: s if s and s["over"] else None)(device_state(link)),
-                       20, "the game to end")
+    state = wait_for_end(link)
     assert state == expected
     assert state["winners"] == expected["winners"]
 

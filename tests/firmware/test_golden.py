@@ -14,6 +14,10 @@ from ui_run import GOLDEN, golden_pixels, image, pixels, run_ui  # noqa: E402
 BOOTED = ("tick", 1500)
 LOBO4 = ("keys", "1 ok ok ok ok")
 BASTA3 = ("keys", "2 3 ok ok ok")
+MAU3 = ("keys", "3 3 ok ok ok")
+FACTORS3 = ("keys", "4 3 ok ok")
+FACTORS4 = ("keys", "4 4 ok ok")
+DUO = ("keys", "5 ok ok ok ok")
 ROSTER = ("roster", ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"])
 
 # name -> key script ending on the screen to compare
@@ -46,6 +50,15 @@ MOMENTS = {
     # what test_game_on_board.py waits for on the virtual board (no roster there)
     "board_lobo_first_card": [BOOTED, LOBO4, ("keys", "9 ok")],
     "board_illegal": [BOOTED, LOBO4, ("keys", "9 ok a a")],
+    # issue 8: Mau-Mau tracker and score pad, the factor race's pad and referee, duo's board
+    "maumau_tracker": [ROSTER, BOOTED, MAU3, ("keys", "7 ok 7 ok b a 3")],
+    "maumau_suit": [ROSTER, BOOTED, MAU3, ("keys", "a")],
+    "maumau_count": [ROSTER, BOOTED, MAU3, ("keys", "c c a 2 ok a c 1 0 ok")],
+    "maumau_hand_cards": [ROSTER, BOOTED, MAU3, ("keys", "c c a 2 ok a c 1 0")],
+    "factors_pad": [ROSTER, BOOTED, FACTORS4, ("keys", "a 2 a 3 4 ok 0 ok")],
+    "factors_referee_no": [BOOTED, FACTORS3, ("keys", "a 1 c 1 2 ok 3 4 ok 4")],
+    "factors_referee_legal": [BOOTED, FACTORS3, ("keys", "a 1 c 1 2 ok 3 4 ok 4 5 ok 1")],
+    "duo_board": [ROSTER, BOOTED, DUO, ("keys", "3 ok 2 a 4 ok 1 ok 5 ok 3 ok c a")],
 }
 
 

@@ -127,9 +127,10 @@ def setup_keys(game, count, options):
     return "2 %d ok%s ok ok" % (count, cycles)
 
 
-def random_game(game, count, options, seed, max_cards=3000):
+def random_game(game, count, options, seed, max_cards=3000, deal=None):
     """A whole game of legal cards chosen at random, played on CPython's rules engine:
-    (cards, the engine, [effects of each card])."""
+    (cards, the engine, [effects of each card]). deal(rng, state) -> a card to try, for
+    games whose inputs depend on the state (default: a card of DECKS[game])."""
     import random
 
     from croupier.rules import Illegal, new_game
@@ -138,7 +139,7 @@ def random_game(game, count, options, seed, max_cards=3000):
     engine = new_game(game, ["P%d" % (i + 1) for i in range(count)], options)
     cards, effects = [], []
     while not engine.state()["over"] and len(cards) < max_cards:
-        card = rng.choice(DECKS[game])
+        card = deal(rng, engine.state()) if deal else rng.choice(DECKS[game])
         try:
             effects.append(engine.play(card))
         except Illegal:
@@ -147,11 +148,12 @@ def random_game(game, count, options, seed, max_cards=3000):
     return cards, engine, effects
 
 
-def game_keys(game, cards, effects):
-    """Key presses that play the cards; `ok` after each announcement to close it."""
+def game_keys(game, cards, effects, keys_of=None):
+    """Key presses that play the cards; `ok` after each announcement to close it.
+    keys_of(card) -> keys, for games not in SOFT_KEYS."""
     keys = []
     for card, found in zip(cards, effects):
-        keys.append(card_keys(game, card))
+        keys.append(keys_of(card) if keys_of else card_keys(game, card))
         if found:
             keys.append("ok")
     return " ".join(keys)

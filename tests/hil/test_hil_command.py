@@ -101,6 +101,7 @@ def test_a_firmware_that_does_not_charge_doublets_fails_naming_the_rule(tmp_path
     status, output = croupier("hil", "--firmware", str(broken), "-k", "lobo77")
     assert status != 0, "the suite must fail on a firmware that charges no doublets:\n" + output[-3000:]
     assert "result:      FAIL" in output
+    assert "last bytes received from the board" in output, "a failure quotes what the board sent last"
     failures = [line for line in output.splitlines() if line.startswith("  failed:")]
     assert failures and any("doublet" in line and "RULES 1.3" in line for line in failures), \
         "the summary must point at the doublet rule:\n" + output[-4000:]

@@ -65,3 +65,10 @@ def test_faults_apply_on_the_relay_not_on_the_board(make_board):
     assert len(got) == 402 and b"x" not in got  # what the host received: every byte garbled
     with pytest.raises(ValueError):
         board.faults(direction="sideways")
+
+
+def test_a_flood_the_board_does_not_read_stalls_nothing(make_board):
+    board = make_board(main="import time\nfor i in range(15):\n    print('tick', i)\n    time.sleep_ms(20)")
+    with serial.Serial(board.port, timeout=5, write_timeout=10) as port:
+        port.write(b"#" * 300_000)  # the supervisor keeps draining the port; the board's buffer overflows
+        assert b"tick 14" in board.wait_output(b"tick 14")

@@ -29,3 +29,13 @@ def test_unmountable_image_is_reported_and_the_board_formats_it(tmp_path, make_b
     board = make_board(flash=image)  # exists: used as it is, like a board with a broken flash
     board.wait_output(b"Performing initial setup")
     assert board.formats == 1 and flash.read_files(image) == {}
+
+
+def test_a_file_that_is_no_image_is_refused(tmp_path):
+    from croupier.sim import VirtualBoard
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not flash")
+    with pytest.raises(SimError, match="not a flash image"):
+        VirtualBoard(flash=notes).start()
+    assert notes.read_text() == "not flash"

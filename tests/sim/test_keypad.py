@@ -64,3 +64,24 @@ def test_unknown_key_is_refused(make_board):
     board = make_board(start=False)
     with pytest.raises(ValueError, match="no key"):
         board.key_down("E")
+
+
+LOCKED_SCANS = SCANNER.split("micropython.heap_lock()")[0] + """
+seen = 0
+print("scanning")
+micropython.heap_lock()  # key changes arriving mid-scan must not allocate either
+for _ in range(300):
+    scan()
+    seen += found[5]
+    time.sleep_ms(2)
+micropython.heap_unlock()
+print("seen", seen > 0)
+"""
+
+
+def test_scanning_allocates_nothing_while_keys_change(make_board):
+    board = make_board(main=LOCKED_SCANS)
+    board.wait_output(b"scanning")
+    for _ in range(3):
+        board.press("5", ms=60, gap=60)
+    assert b"seen True" in board.wait_output(b"seen ")

@@ -56,3 +56,24 @@ def test_machine_reset_reboots_with_soft_reset_cause(make_board):
     board.wait_boot(2)
     out = board.wait_output(b"cause 5")
     assert out.count(b"cause 1") == 1 and board.crashes == 0
+
+
+IRQ = """
+import machine, time
+from machine import Pin
+for n in (32, 33, 25, 26):
+    Pin(n, Pin.OUT, value=0)  # every row low: any key pulls its column low
+col = Pin(27, Pin.IN, Pin.PULL_UP)
+col.irq(lambda p: print("falling", p.value()), Pin.IRQ_FALLING)
+print("armed")
+for _ in range(400):
+    machine.idle()
+    time.sleep_ms(5)
+"""
+
+
+def test_pin_irq_fires_on_a_key_edge(make_board):
+    board = make_board(main=IRQ)
+    board.wait_output(b"armed")
+    board.press("4", ms=60)  # row 2, column 1 (GPIO 27)
+    assert board.wait_output(b"falling").count(b"falling 0") == 1

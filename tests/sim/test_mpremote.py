@@ -8,6 +8,8 @@ from conftest import mpremote
 def test_exec_cp_ls_and_files_survive_resets_and_restarts(make_board, tmp_path):
     board = make_board(link=tmp_path / "tty")
     assert mpremote(board.link, "exec", "print(6 * 7)").strip() == "42"
+    long_code = "x = 0\n" + "x += 1\n" * 600 + "print(x)"  # 4 KB: raw-paste flow control, window by window
+    assert mpremote(board.link, "exec", long_code).strip() == "600"
     source = tmp_path / "notes.txt"
     source.write_bytes(b"line\n" * 300)
     mpremote(board.link, "fs", "cp", str(source), ":notes.txt")
@@ -40,8 +42,15 @@ def test_pyserial_friendly_repl_ctrl_c_and_soft_reboot(make_board):
         assert port.read_until(b"...     ").endswith(b"...     ")  # continuation, auto-indent
         port.write(b"print(i * 11)\r\r")
         assert b"0\r\n11\r\n22\r\n>>> " in port.read_until(b"22\r\n>>> ")
-        port.write(b"while True: pass\r\r")
-        port.read_until(b"... \r\n")
+        port.write(b"6 * 7\r1 + 2\r")
+        port.read_until(b"\r\n3\r\n>>> ")
+        port.write(b"\x1b[A\x1b[A\x1b[B\x1b[A\r")  # up, up, down, up: the history gives back 6 * 7
+        assert port.read_until(b">>> ").endswith(b"\r\n42\r\n>>> ")
+        port.write(b"def spin():\r")
+        port.write(b"print('spinning')\rwhile True: pass\r\r")
+        port.read_until(b">>> ")
+        port.write(b"spin()\r")
+        port.read_until(b"spinning\r\n")
         port.write(b"\x03")  # Ctrl-C interrupts the running loop
         assert b"KeyboardInterrupt" in port.read_until(b">>> ")
         mark = board.mark()

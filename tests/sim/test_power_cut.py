@@ -2,6 +2,8 @@
 and a file written write-temp-then-rename is the old or the new version, never a mix."""
 import shutil
 
+import pytest
+
 from croupier.sim import VirtualBoard, flash
 
 OLD = "v0:" + "01234567" * 1000
@@ -18,7 +20,8 @@ print("sequence done")
 """ % NEW
 
 
-def test_every_write_cut_leaves_old_or_new(make_board, tmp_path):
+@pytest.mark.parametrize("tear", [True, False], ids=["torn-write", "lost-write"])
+def test_every_write_cut_leaves_old_or_new(make_board, tmp_path, tear):
     board = make_board(main=SEQUENCE, files={"data.txt": OLD})
     pristine = tmp_path / "pristine.img"
     board.wait_output(b"sequence done")
@@ -34,7 +37,7 @@ def test_every_write_cut_leaves_old_or_new(make_board, tmp_path):
         image = tmp_path / "cut.img"
         shutil.copyfile(pristine, image)
         cut = VirtualBoard(flash=image)
-        assert cut.cut_power(after_writes=n) == n
+        assert cut.cut_power(after_writes=n, tear=tear) == n
         with cut:
             cut.wait_off()
             assert cut.flash_writes == n and cut.crashes == 0

@@ -43,31 +43,55 @@ def play_game(vb, seed):
     port, link = _link(vb)
     try:
         link.call("new", game="basta", players=PLAYERS)
-        for card in script_game("basta", PLAYERS, seed=seed)[: 20 + seed % 20]:
+        for card in script_game("basta", PLAYERS, seed=seed)[: 40 + seed % 20]:
             link.call("play", card=card)
     finally:
         port.close()
 
 
-def _inject(vb, kind, rng, seed):
-    """Start the run's fault; returns a timer to cancel (or None)."""
-    if kind == "noise":
-        vb.faults(drop=rng.uniform(0.0005, 0.004), corrupt=rng.uniform(0.0005, 0.004), baud=115200, seed=seed)
-        return None
-    vb.faults(baud=115200, seed=seed)
-    action = vb.hard_reset if kind == "reset" else vb.power_off
-    timer = threading.Timer(rng.uniform(0.02, 0.8), action)
-    timer.start()
-    return timer
+class Fault:
+    """The run's fault, struck from the sync's progress callback after a seeded number of
+    pages, so it always lands mid-sync; `clear()` ends it."""
+
+    def __init__(self, vb, kind, rng, seed):
+        self.vb, self.kind, self.seed = vb, kind, seed
+        self.after_pages = rng.randint(0, 1)  # every run's sync takes two pages or more
+        self.rates = (rng.uniform(0.0002, 0.002), rng.uniform(0.0002, 0.002))
+        self.delay = rng.uniform(0.1, 1.5)  # seconds the board stays off
+        self.pages = 0
+        self.struck = False
+        self.timer = None
+        vb.faults(baud=115200, seed=seed)
+
+    def on_page(self, seq, last_seq):
+        if self.pages == self.after_pages:
+            self.struck = True
+            if self.kind == "noise":
+                self.vb.faults(drop=self.rates[0], corrupt=self.rates[1], baud=115200, seed=self.seed)
+            elif self.kind == "reset":
+                self.vb.hard_reset()
+            else:
+                self.vb.power_off()
+                self.timer = threading.Timer(self.delay, self.vb.restart)
+                self.timer.start()
+        self.pages += 1
+
+    def clear(self):
+        if self.timer:
+            self.timer.join()
+        self.vb.faults()
+        if not self.vb.powered:
+            self.vb.restart()
 
 
 def run_once(vb, seed, db_path):
-    """One seeded run; returns (kind, attempts). Raises AssertionError on a wrong database."""
+    """One seeded run; returns (kind, attempts). Raises AssertionError on a wrong database or a
+    fault that missed the sync."""
     rng = random.Random(seed)
     kind = KINDS[seed % len(KINDS)]
     play_game(vb, seed)
     expected = board_records(vb)
-    timer = _inject(vb, kind, rng, seed)
+    fault = Fault(vb, kind, rng, seed)
     attempts = 0
     with Store(db_path) as store:
         while True:
@@ -75,7 +99,7 @@ def run_once(vb, seed, db_path):
             try:
                 port, link = _link(vb)
                 try:
-                    sync(link, store)
+                    sync(link, store, on_page=fault.on_page)
                 finally:
                     port.close()
                 break
@@ -83,20 +107,17 @@ def run_once(vb, seed, db_path):
                 if attempts >= MAX_ATTEMPTS:
                     raise
             finally:
-                if timer:
-                    timer.cancel()
-                    timer.join()
-                    timer = None
-            vb.faults()  # the next attempt runs on a clean link
-            if not vb.powered:
-                vb.restart()
-        vb.faults()
-        if not vb.powered:
-            vb.restart()
+                fault.clear()  # a second attempt runs on a clean link
         device, epoch = store.db.execute("SELECT device, log_epoch FROM devices").fetchone()
         got = store.records(device, epoch)
-    assert got == expected, "seed %d (%s): database differs from the board's records" % (seed, kind)
+    assert fault.struck, "seed %d: the sync ended before the fault" % seed
+    assert got == expected, "seed %d (%s): database has seqs %s, the board had %s" % (
+        seed, kind, _seqs(got), _seqs(expected))
     return kind, attempts
+
+
+def _seqs(records):
+    return "%d..%d (%d)" % (records[0][0], records[-1][0], len(records)) if records else "none"
 
 
 def main(argv=None):

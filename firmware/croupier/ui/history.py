@@ -31,5 +31,6 @@ class History:
         for row, (seat, card, total) in enumerate(self.log[self.top:self.top + ROWS]):
             y = 10 + 9 * row
             fb.text(draw.clip(self.names[seat], 7), 0, y, 1)
-            fb.text(card, 64, y, 1)
-            draw.text_right(fb, str(total), y)
+            fb.text(draw.clip(card, 8), 64, y, 1)
+            if total is not None:  # games without a running total log None
+                draw.text_right(fb, str(total), y)

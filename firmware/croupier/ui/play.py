@@ -4,6 +4,8 @@ player's chip, soft keys; card entry with a preview of the result before `ok`.
 Keys: digits type a number card, `ok` plays it (with nothing typed: the game's EMPTY_OK
 card), `a`/`b`/`c` play the soft-key card (or turn the page / ask for a seat), `undo`
 deletes a digit or steps back out of a seat choice, else undoes the last input; held, redoes.
+Games whose screen is not a running total fill the optional hooks of ui/games/__init__.py
+(typed, result, pages, choices, body, sub-screens).
 """
 from croupier.rules import Illegal
 from croupier.ui import draw
@@ -24,17 +26,21 @@ class Play:
         self.entry = ""
         self.page = 0
         self.prefix = None  # a card waiting for its seat, e.g. "dbl:"
+        self.choices = None  # what the prefix picks from, (label, value) pairs; None: a seat
         self.preview = None  # (line, line) shown while a number is typed
+        self.sub = None  # a game's own screen, opened by a soft key, inside this one
 
     # --- keys -----------------------------------------------------------------------------
     def key(self, k, hold):
-        if "0" <= k <= "9":
+        if self.sub:
+            self._sub_key(k, hold)
+        elif "0" <= k <= "9":
             self._digit(k)
         elif k == "ok":
             if self.prefix:
                 self._play(self.prefix[:-1])
             elif self.entry:
-                self._play(self.entry)
+                self._play(self._typed())
             elif self.g.EMPTY_OK:
                 self._play(self.g.EMPTY_OK)
             else:
@@ -49,26 +55,66 @@ class Play:
 
     def _digit(self, k):
         if self.prefix:
-            seat = int(k) - 1
-            if 0 <= seat < len(self.controller.state()["players"]):
-                self._play(self.prefix + str(seat))
-            else:
-                self.ui.error("no seat %s" % k)
+            self._pick(int(k) - 1)
             return
         if len(self.entry) >= MAX_DIGITS:
             self.ui.error("%d digits max" % MAX_DIGITS)
             return
         self.entry = k if self.entry == "0" else self.entry + k
-        self._update_preview()
+        self.refresh_preview()
+
+    def _pick(self, i):
+        picks = self.choices
+        if picks is None and 0 <= i < len(self.controller.state()["players"]):
+            self._play(self.prefix + str(i))
+        elif picks is not None and 0 <= i < len(picks):
+            self._play(self.prefix + picks[i][1])
+        else:
+            self.ui.error("no %s %d" % ("seat" if picks is None else "choice", i + 1))
+
+    def _pages(self):
+        pages = self._hook("pages")
+        pages = pages(self.controller.state()) if pages else self.g.PAGES
+        if self.page >= len(pages):  # the phase changed under a later page (a link input)
+            self.page = 0
+        return pages
+
+    def _hook(self, name):
+        """The game module's optional hook `name` (ui/games/__init__.py), or None."""
+        return getattr(self.g, name, None)
+
+    def _typed(self):
+        typed = self._hook("typed")
+        return typed(self.controller.state(), self.entry) if typed else self.entry
 
     def _soft(self, i):
-        label, action = self.g.PAGES[self.page][i]
+        pages = self._pages()
+        label, action = pages[self.page][i]
         if action == MORE:
-            self.page = (self.page + 1) % len(self.g.PAGES)
+            self.page = (self.page + 1) % len(pages)
+        elif not action:
+            self.ui.error("no key here")
+        elif callable(action):  # the game's own screen, e.g. a referee
+            self.sub = action(self)
+        elif "{}" in action:  # the typed entry fills the card, e.g. "{}x"
+            if self.entry:
+                self._play(action.format(self.entry))
+            else:
+                self.ui.error("type a card first")
         elif action.endswith(":"):
             self.entry, self.preview, self.prefix = "", None, action
+            choices = self._hook("choices")
+            self.choices = choices(action, self.controller) if choices else None
         else:
             self._play(action)
+
+    def _sub_key(self, k, hold):
+        """The sub-screen answers a card to play and close, "" to close, None to stay."""
+        card = self.sub.key(k, hold)
+        if card is not None:
+            self.sub = None
+            if card:
+                self._play(card)
 
     def _back_or_undo(self, hold):
         if hold:
@@ -78,7 +124,7 @@ class Play:
             self.prefix = None
         elif self.entry:
             self.entry = self.entry[:-1]
-            self._update_preview()
+            self.refresh_preview()
         elif self.page:
             self.page = 0
         else:
@@ -97,16 +143,18 @@ class Play:
         except Illegal as e:
             self.ui.error(e.reason)
 
-    def _update_preview(self):
+    def refresh_preview(self):
         if not self.entry:
             self.preview = None
             return
         try:
-            after, effects = self.controller.game.peek(self.entry)
+            after, effects = self.controller.game.peek(self._typed())
         except Illegal as e:
             self.preview = (self.entry + " -> ?", e.reason)
             return
-        line = "%s -> %s" % (self.entry, after["total"])
+        result = self._hook("result")
+        line = "%s -> %s" % (self.entry, result(self.controller.state(), self.entry, after)
+                             if result else after["total"])
         if not effects:
             self.preview = (line, "# to play")
             return
@@ -116,7 +164,40 @@ class Play:
 
     # --- drawing --------------------------------------------------------------------------
     def draw(self, fb):
+        if self.sub:
+            self.sub.draw(fb)
+            return
         state = self.controller.state()
+        body = self._hook("body")  # the game draws everything above the soft keys
+        if body and self.prefix:
+            self._choice_list(fb, state)
+        elif body:
+            body(fb, state)
+        else:
+            self._total(fb, state)
+        if self.preview:
+            fb.fill_rect(0, CHIPS_Y - 1, draw.W, 18, 0)
+            fb.text(draw.clip(self.preview[0], 16), 0, CHIPS_Y, 1)
+            fb.text(draw.clip(self.preview[1], 16), 0, CHIPS_Y + 9, 1)
+        elif not body:
+            self._chips(fb, state)
+        if self.prefix:
+            draw.bar(fb, 56, ("", "", "back"))
+        else:
+            page = self._pages()[self.page]
+            draw.bar(fb, 56, (page[0][0], page[1][0], page[2][0]))
+
+    def _choice_list(self, fb, state):
+        """What the prefix picks from, numbered for the digit keys, two columns of five."""
+        picks = self.choices
+        count = min(9, len(picks) if picks is not None else len(state["players"]))
+        fb.text("%s 1-%d?" % (self.prefix[:-1], count), 0, 0, 1)
+        width = 6 if count > 5 else 14  # characters a label gets in its column
+        for i in range(count):
+            label = picks[i][0] if picks is not None else state["players"][i]["name"]
+            fb.text("%d %s" % (i + 1, draw.clip(label, width)), (i // 5) * 64, 10 + (i % 5) * 9, 1)
+
+    def _total(self, fb, state):
         players = state["players"]
         if self.prefix:
             fb.text("%s on seat 1-%d?" % (self.prefix[:-1], len(players)), 0, 0, 1)
@@ -130,16 +211,6 @@ class Play:
             draw.arrow(fb, 88, 12, 38, state["dir"])
             if state["owed"] > 1:
                 draw.text_right(fb, "x%d" % state["owed"], 24)
-        if self.preview:
-            fb.text(draw.clip(self.preview[0], 16), 0, CHIPS_Y, 1)
-            fb.text(draw.clip(self.preview[1], 16), 0, CHIPS_Y + 9, 1)
-        else:
-            self._chips(fb, state)
-        if self.prefix:
-            draw.bar(fb, 56, ("", "", "back"))
-        else:
-            page = self.g.PAGES[self.page]
-            draw.bar(fb, 56, (page[0][0], page[1][0], page[2][0]))
 
     def _chips(self, fb, state):
         turn = -1 if state["over"] else state["turn"]

@@ -1,8 +1,7 @@
 """The UI as a whole: which screen is up, announcements over it, error messages, tunes.
 
 Knows nothing of asyncio: the app feeds it keys (`key`) and the time in ticks_ms (`tick`),
-and draws it
-(`draw`) whenever `on_change` was called. Inputs from the serial link reach it through the
+and draws it (`draw`) whenever `on_change` was called. Inputs from the serial link reach it through the
 controller's subscription, so they are announced exactly like keypad inputs.
 """
 import sys
@@ -107,12 +106,13 @@ class Ui:
                              self._menu_pick, self.show_game))
 
     def _menu_pick(self, i):
-        from croupier.ui.history import History
-        from croupier.ui.menu import Confirm
-
         if i == 0:
+            from croupier.ui.history import History
+
             self.show(History(self, self.show_game))
         elif i == 1 and self.controller.unfinished():
+            from croupier.ui.menu import Confirm
+
             self.show(Confirm(self, ("Abandon the", "game in play?"), self.new_game,
                               self.show_game))
         elif i == 1:
@@ -165,6 +165,8 @@ class Ui:
     def _on_input(self, seq, state, effects):
         if seq == self.controller.game_id:
             self.show_game()  # a new game (from the keypad or the link) starts here
+        elif self.playing:
+            self.screen.refresh_preview()  # a card from the link changes what typing gives
         from croupier.ui.announce import build
 
         queued = build(games.load(state["game"]).TEXTS, state, effects)

@@ -90,7 +90,7 @@ class Setup:
 
     def _cycle_option(self, i):
         name = self.specs[i].name
-        values = choices(self.specs[i])
+        values = getattr(self.game, "VALUES", {}).get(name) or choices(self.specs[i])
         at = list(values).index(self.options[name])
         self.options[name] = values[(at + 1) % len(values)]
 

@@ -84,7 +84,7 @@ def _fresh_folder(folder):
 @reports_errors
 def run(args):
     from croupier import plots
-    from croupier.commands.screenshot import save_screen
+    from croupier.commands.screenshot import save_screen, settled_screen
     from croupier.commands.standings import print_standings
     from croupier.commands.sync import sync_with_progress
     from croupier.link import connect
@@ -103,7 +103,7 @@ def run(args):
             play_through_link(link, "lobo77", LOBO_PLAYERS, script_game("lobo77", LOBO_PLAYERS, seed=SEED))
             play_through_link(link, "basta", BASTA_PLAYERS, script_game("basta", BASTA_PLAYERS, seed=SEED))
             report = sync_with_progress(link, store)
-            screen = save_screen(link, folder / "final-screen.png")
+            screen = save_screen(settled_screen(link), folder / "final-screen.png")
         for line in report.lines():
             print(line)
         games = store.games()

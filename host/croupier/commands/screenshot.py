@@ -1,5 +1,6 @@
 """`croupier screenshot`: a PNG of what the board's OLED shows, read over the protocol."""
 import base64
+import time
 from pathlib import Path
 
 from croupier.cli import add_port_option
@@ -14,18 +15,37 @@ def add_arguments(parser):
     parser.add_argument("--scale", type=int, default=4, help="pixels per OLED pixel (default 4)")
 
 
-def save_screen(link, path, scale=4):
-    """Ask the board for its display buffer and write it as a PNG; returns the path."""
+def read_screen(link):
+    """The board's display buffer (SSD1306 page order), checked."""
     from croupier.link import LinkError
-    from croupier.sim.render import render
 
     answer = link.call("screen")
     try:
         fb = base64.b64decode(answer["fb"], validate=True)
-    except (KeyError, ValueError) as exc:
-        raise LinkError("the board's `screen` answer holds no display buffer: %s" % exc) from exc
-    if len(fb) != answer["w"] * answer["h"] // 8:
-        raise LinkError("the board sent %d display bytes for a %dx%d screen" % (len(fb), answer["w"], answer["h"]))
+        if len(fb) != answer["w"] * answer["h"] // 8:
+            raise ValueError("%d bytes for a %sx%s screen" % (len(fb), answer["w"], answer["h"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LinkError("the board's `screen` answer holds no usable display buffer: %s" % exc) from exc
+    return fb
+
+
+def settled_screen(link, quiet=1.0, within=10.0):
+    """The display once it has stopped changing for `quiet` seconds (announcements shown)."""
+    deadline = time.monotonic() + within
+    fb = read_screen(link)
+    while time.monotonic() < deadline:
+        time.sleep(quiet)
+        newer = read_screen(link)
+        if newer == fb:
+            break
+        fb = newer
+    return fb
+
+
+def save_screen(fb, path, scale=4):
+    """Write a display buffer as a PNG of the OLED; returns the path."""
+    from croupier.sim.render import render
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     render(fb, scale=scale).save(path)
@@ -39,6 +59,6 @@ def run(args):
     if args.scale < 1 or args.scale > 16:
         raise ValueError("--scale must be from 1 to 16")
     with connect(args.port) as link:
-        path = save_screen(link, args.out, args.scale)
+        path = save_screen(read_screen(link), args.out, args.scale)
     print("screen saved to %s" % path)
     return 0

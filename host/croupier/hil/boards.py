@@ -65,6 +65,7 @@ class SerialTarget:
         _send(port, b"\x01", device)
         _read_until(port, b"raw REPL; CTRL-B to exit\r\n>", device.timeout, "the raw REPL", device)
         _send(port, b"import machine\nmachine.reset()\x04", device)
+        _read_until(port, b"OK", device.timeout, "the raw REPL's OK", device)  # so the boot event starts a line
 
     def close(self):
         pass
@@ -77,13 +78,14 @@ def _send(port, data, device):
 
 
 def _read_until(port, marker, timeout, what, device):
-    """Read until `marker` arrives (recorded in the test's transcript) or fail at the deadline."""
+    """Read until `marker` arrives (recorded in the test's transcript) or fail at the deadline.
+    One byte at a time: what follows the marker stays for the protocol link."""
     seen = bytearray()
     deadline = time.monotonic() + timeout
-    while marker not in seen:
-        if time.monotonic() >= deadline:
-            device.fail("%s within %.1f s (hard reset)" % (what, timeout), repr(bytes(seen[-200:])))
-        chunk = port.read(max(1, port.in_waiting))
-        if chunk:
-            device.transcript.record("rx", chunk)
-            seen += chunk
+    try:
+        while marker not in seen:
+            if time.monotonic() >= deadline:
+                device.fail("%s within %.1f s (hard reset)" % (what, timeout), repr(bytes(seen[-200:])))
+            seen += port.read(1)
+    finally:
+        device.transcript.record("rx", seen)

@@ -1,5 +1,6 @@
 """`croupier hil`: run the hardware-in-the-loop suite against a board, with pytest."""
 import os
+import sys
 
 HELP = "run the hardware-in-the-loop test suite (default: on a fresh virtual board)"
 
@@ -12,6 +13,7 @@ def add_arguments(parser):
     parser.add_argument("--transcripts", metavar="DIR", help="save the serial transcripts here (default: a temp dir)")
     parser.add_argument("--timeout", type=float, metavar="S", help="deadline of every request and wait (default 5)")
     parser.add_argument("--firmware", metavar="DIR", help="virtual board only: run this firmware tree")
+    parser.add_argument("--heap", metavar="SIZE", help="virtual board only: MicroPython heap (default 64k)")
     parser.add_argument("--junitxml", metavar="FILE", help="also write a JUnit XML report (for CI)")
 
 
@@ -20,9 +22,10 @@ def pytest_args(args):
     from croupier.hil import PLUGIN, SUITE_DIR
 
     argv = [str(SUITE_DIR), "-p", PLUGIN, "-p", "no:cacheprovider", "-c", os.devnull,
-            "--rootdir", str(SUITE_DIR), "--strict-markers", "-ra", "-v" if args.verbose else "-q"]
+            "--rootdir", str(SUITE_DIR), "--strict-markers", "-rN", "-v" if args.verbose else "-q"]
     options = [("--port", args.port), ("-k", args.keyword), ("--hil-transcripts", args.transcripts),
-               ("--hil-timeout", args.timeout), ("--hil-firmware", args.firmware), ("--junitxml", args.junitxml)]
+               ("--hil-timeout", args.timeout), ("--hil-firmware", args.firmware), ("--hil-heap", args.heap),
+               ("--junitxml", args.junitxml)]
     for flag, value in options:
         if value is not None:
             argv += [flag, str(value)]
@@ -34,4 +37,8 @@ def pytest_args(args):
 def run(args):
     import pytest
 
+    if args.port and (args.firmware or args.heap):
+        print("croupier hil: --firmware and --heap choose the virtual board; a board on --port runs its own",
+              file=sys.stderr)
+        return 2
     return int(pytest.main(pytest_args(args)))

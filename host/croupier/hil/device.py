@@ -9,6 +9,8 @@ import time
 from croupier.link import DeviceError, Link, LinkTimeout, open_serial
 from croupier.hil.transcript import Transcript
 
+SPLASH_MS = 1500  # the firmware's splash (1.2 s from boot) is over by then
+
 
 class Device:
     """The protocol link to the board (croupier.link.Link), recorded into `transcript`."""
@@ -137,21 +139,33 @@ class Device:
 
     # -- reset -----------------------------------------------------------------------------
     def reset(self):
-        """Hard reset the board and wait for its `boot` event (returned)."""
+        """Hard reset the board, wait for its `boot` event (returned) and its splash screen."""
         self.quiet()
         self.transcript.note("hard reset")
         self.board.hard_reset(self)
-        return self.wait_event("boot", "the board restarts after a hard reset", self.boot_timeout)
+        return self.wait_boot("the board restarts after a hard reset")
+
+    def wait_boot(self, expected):
+        """The board's next `boot` event, returned once its splash screen is over."""
+        boot = self.wait_event("boot", expected, self.boot_timeout)
+        self._settle(boot)
+        return boot
 
     def wait_ready(self):
-        """Wait until the firmware answers `hello` (after power-up or a restart); return it."""
-        deadline = time.monotonic() + self.boot_timeout
-        while True:
-            try:
-                return self.link.call("hello", timeout=min(1.0, self.timeout))
-            except LinkTimeout:
-                if time.monotonic() >= deadline:
-                    self.fail("the firmware to answer hello within %.0f s" % self.boot_timeout, "nothing")
+        """Wait until the firmware answers `hello` (after power-up or a restart) and its splash
+        screen is over; return the hello."""
+        try:
+            info = self.link.hello(within=self.boot_timeout)
+        except LinkTimeout:
+            self.fail("the firmware to answer hello within %.0f s" % self.boot_timeout, "nothing")
+        self._settle(info)
+        return info
+
+    def _settle(self, info):
+        """Let the splash screen pass: a key pressed during it only closes it."""
+        wait_ms = SPLASH_MS - info.get("uptime_ms", 0)
+        if wait_ms > 0:
+            time.sleep(wait_ms / 1000)
 
 
 def _short(events):

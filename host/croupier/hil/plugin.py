@@ -4,8 +4,9 @@ Loaded with `-p croupier.hil.plugin` (as `croupier hil` does). Options:
   --port URL            a real board (device path or any pyserial URL); default: a fresh
                         virtual board for the session
   --hil-transcripts DIR where each test's raw serial transcript is saved (default: a temp dir)
-  --hil-timeout S       deadline of every request and wait (default 5 s)
+  --hil-timeout S       deadline of every request and wait (default 5 s; boot: --hil-boot-timeout)
   --hil-firmware DIR    virtual board only: run this firmware tree instead of the packaged one
+  --hil-heap SIZE       virtual board only: MicroPython heap (default 64k, the product's budget)
 Fixtures: `device` (the protocol link, croupier.hil.device.Device), `keys`, `screen`,
 `reset`, `vboard` (the virtual board's side channel; needs @pytest.mark.virtual_board).
 """
@@ -57,14 +58,18 @@ class Run:
         return folder
 
     def start(self):
+        """The board's Device, started on first use; a board that does not come up ends the run."""
         if self.device is None:
             opt = self.config.getoption
-            if self.port:
-                self.board = SerialTarget(self.port)
-            else:
-                self.board = VirtualTarget(heap=opt("hil_heap"), firmware=opt("hil_firmware"))
-            self.device = Device(self.board, opt("hil_timeout"), opt("hil_boot_timeout"))
-            self.info = self.device.wait_ready()
+            try:
+                if self.port:
+                    self.board = SerialTarget(self.port)
+                else:
+                    self.board = VirtualTarget(heap=opt("hil_heap"), firmware=opt("hil_firmware"))
+                self.device = Device(self.board, opt("hil_timeout"), opt("hil_boot_timeout"))
+                self.info = self.device.wait_ready()
+            except Exception as exc:  # no board, no firmware, no port: nothing else can run
+                pytest.exit("the board under test did not come up: %s" % exc, returncode=3)
         return self.device
 
     def stop(self):

@@ -17,8 +17,7 @@ class Transcript:
 
     def __init__(self):
         self.start = time.monotonic()
-        self.chunks = []  # (seconds since start, "tx" or "rx", bytes)
-        self.notes = []
+        self.chunks = []  # (seconds since start, "tx", "rx" or "--" for a note, bytes)
 
     def record(self, direction, data):
         """The Link's transcript hook."""
@@ -44,14 +43,25 @@ class Transcript:
         return ("...%d earlier lines...\n" % skipped if skipped else "") + "\n".join(shown)
 
     def text(self) -> str:
-        """Time, direction, bytes (escaped) per chunk; a chunk's own line breaks are kept."""
+        """Time, direction, bytes (escaped); one entry per line of traffic, timed by its first byte."""
         lines = []
-        for at, way, data in self.chunks:
+        for at, way, data in self._by_line():
             pieces = printable(data).split("\n")
             shown = [piece + "\\n" for piece in pieces[:-1]] + [pieces[-1]] * bool(pieces[-1])
             lines.append("%9.3f %s %s" % (at, way, shown[0] if shown else ""))
             lines += [" " * 13 + piece for piece in shown[1:]]
         return "\n".join(lines) + "\n"
+
+    def _by_line(self):
+        """Chunks read piecemeal joined up to the end of their line, per direction."""
+        joined = []
+        for at, way, data in self.chunks:
+            last = joined[-1] if joined else None
+            if last and last[1] == way and way != "--" and not last[2].endswith(b"\n"):
+                last[2] += data
+            else:
+                joined.append([at, way, bytearray(data)])
+        return joined
 
 
 def _shorten(line):

@@ -33,6 +33,7 @@ SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
 INTERRUPT = 0x03
 OUTPUT_KEPT = 4 << 20  # bytes of board output kept for wait_output()
 UNSENT_KEPT = 1 << 20  # bytes waiting for a reader of the serial port; older ones are lost
+RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is lost
 LOGICAL_KEYS = {"ok": "#", "undo": "*", "a": "A", "b": "B", "c": "C", "d": "D", "menu": "D"}
 
 
@@ -90,6 +91,7 @@ class VirtualBoard:
         self._console = None  # console master fd
         self._ready = False  # the interpreter said BOOTED: serial input may flow to it
         self._unsent = bytearray()  # board output waiting for the serial port to take it
+        self._rx = bytearray()  # serial input waiting for the interpreter to read it
         self._to_board = Line(never_forge=bytes((INTERRUPT,)))
         self._to_host = Line()
         self._last_interrupt = 0.0
@@ -99,7 +101,6 @@ class VirtualBoard:
         self._quick_crashes = 0
         self._closing = False
         self._tmp = None
-        self._t0 = time.monotonic()
 
     # --- lifecycle -------------------------------------------------------------------------
     def __enter__(self):
@@ -110,12 +111,14 @@ class VirtualBoard:
         self.close()
 
     def start(self):
+        self._t0 = time.monotonic()  # tone times count from here
         self._tmp = Path(tempfile.mkdtemp(prefix="croupier-sim-"))
         try:
             self.flash = self._flash_arg or self._tmp / "flash.img"
             if not self.flash.exists():
                 content = flash.firmware_staging() if self._firmware is True else self._firmware or None
                 flash.create(self.flash, content)
+            flash.check(self.flash)
             self._modules = toolchain.board_modules()
             self._micropython = toolchain.micropython()
             self._free = toolchain.bare_free(self.heap)
@@ -363,6 +366,7 @@ class VirtualBoard:
                 os.close(obj) if isinstance(obj, int) else obj.close()
                 setattr(self, end, None)
         self._ready = False
+        self._rx.clear()
         return code
 
     def _on_exit(self):
@@ -418,6 +422,8 @@ class VirtualBoard:
             data = self._to_board.take(now)
             if data:
                 self._to_console(data)
+            elif self._rx:
+                self._flush_rx()
         self._unsent += self._to_host.take(now)
         if self._unsent:
             try:
@@ -426,32 +432,31 @@ class VirtualBoard:
             except BlockingIOError:
                 del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
         waits = [w for w in (self._to_board.wait(now) if self._ready else None, self._to_host.wait(now)) if w is not None]
-        if self._unsent:
-            waits.append(0.01)  # nobody reads the port right now: retry soon
+        if self._unsent or self._rx:
+            waits.append(0.01)  # a reader is behind: retry soon
         return min(waits) if waits else None
 
     def _to_console(self, data: bytes):
-        """Serial input into the interpreter; each Ctrl-C becomes SIGINT."""
+        """Serial input into the interpreter. Each Ctrl-C becomes SIGINT the moment it
+        arrives, as the UART's interrupt character does; other bytes wait in the receive
+        buffer until the interpreter reads them (overflow loses the newest, as a UART)."""
         parts = data.split(bytes((INTERRUPT,)))
         for i, part in enumerate(parts):
-            if part:
-                self._write_console(part)
+            self._rx += part[:max(0, RX_BUFFER - len(self._rx))]
             if i < len(parts) - 1 and self._proc:
                 now = time.monotonic()
                 if now - self._last_interrupt > 0.1:  # a second SIGINT before the first is handled kills the unix port
                     os.kill(self._proc.pid, signal.SIGINT)
                     self._last_interrupt = now
+        self._flush_rx()
 
-    def _write_console(self, data):
-        view = memoryview(data)
-        deadline = time.monotonic() + 5
-        while view and time.monotonic() < deadline:
-            try:
-                view = view[os.write(self._console, view):]
-            except BlockingIOError:
-                time.sleep(0.001)  # the interpreter is busy; its input buffer is full
-            except OSError:
-                return
+    def _flush_rx(self):
+        try:
+            del self._rx[:os.write(self._console, self._rx)]
+        except BlockingIOError:
+            pass  # the interpreter is not reading right now
+        except OSError:
+            self._rx.clear()  # it is going away
 
     def _on_serial(self):
         try:

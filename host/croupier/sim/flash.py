@@ -73,6 +73,14 @@ def create(path: Path, content: Path = None):
     shutil.copyfile(template(content), path)
 
 
+def check(path: Path):
+    """SimError unless path looks like a flash image (whole 4 KiB blocks, 16 at least)."""
+    size = Path(path).stat().st_size
+    if size < 16 * BLOCK_SIZE or size % BLOCK_SIZE:
+        raise toolchain.SimError("%s is not a flash image: %d bytes, not a multiple of %d of at least %d"
+                                 % (path, size, BLOCK_SIZE, 16 * BLOCK_SIZE))
+
+
 def read_files(path: Path) -> dict:
     """{path on the board: bytes} of every file in an image; directories map to None."""
     files = {}

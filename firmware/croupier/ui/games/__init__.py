@@ -13,11 +13,22 @@ shared. It defines:
   badge(p)    one character after a player's name: tokens, penalties, "~" swimming
   marked(p)   True for a mark under the player's chip (a double lying in front of them)
   TEXTS       effect kind -> (title, line with {} for the player's name)
-Adding a game (maumau, factors, duo) = adding its module and a line to MENU.
+Optional, for games whose screen is not a running total (the play screen uses each hook the
+module defines, else its plain behaviour):
+  VALUES      option name -> the values setup cycles through (a long range, a free string)
+  typed(state, entry)       the card `ok` plays for the typed digits ("hand:2:23")
+  result(state, entry, after)  preview text after "23 -> " instead of the total
+  pages(state)              the soft-key pages now (they differ per phase)
+  choices(prefix, ctrl)     (label, value) pairs a prefix card picks by digit instead of a seat
+  body(fb, state)           draws everything above the soft keys (no total, no chips)
+A soft-key action may also be a card with "{}" for the typed digits ("{}x"), or a function
+f(play) returning a sub-screen (key(k, hold) -> card to play, "" to close, None; draw(fb)).
+Adding a game = adding its module and a line to MENU.
 """
 # (game, title) in menu order: the games that have a screen module. The menu lists those
 # the rules registry knows, without loading any module.
-MENU = (("lobo77", "Lobo 77"), ("basta", "BASTA 50"))
+MENU = (("lobo77", "Lobo 77"), ("basta", "BASTA 50"), ("maumau", "Mau-Mau"),
+        ("factors", "Factor race"), ("duo", "Duo sums"))
 MORE = "more"
 
 

@@ -9,6 +9,7 @@ def test_game_resumes_after_a_hard_reset(device, reset, table):
     records = device.journal(info["last_seq"] - 6)
 
     boot = reset()
+    assert set(boot) - {"ev"} == set(info) - {"id", "ok"}, "the boot event carries the fields of hello"
     assert boot["boot"] == info["boot"] + 1, "the boot event counts this start (%r)" % boot
     assert (boot["log_epoch"], boot["last_seq"]) == (info["log_epoch"], info["last_seq"]), "the journal survives a reset"
     assert device.state() == before, "after a reset the game resumes at the last card"

@@ -4,6 +4,20 @@ from croupier.hil.table import kinds, seats
 ANN, BOB, CY = 0, 1, 2
 
 
+def test_setup_from_the_keypad_with_the_pushed_roster(device, keys):
+    device.call("roster", names=["Ann", "Bob", "Cy", "Dee"])
+    device.new("basta", ["X", "Y"])  # a game in play: the keypad must confirm abandoning it
+    before = device.last_seq()
+    # menu, 2 "New game", ok "abandon? yes", 1 "Lobo 77", ok 4 players, ok names, ok options, 2 "Bob deals"
+    keys.press("menu", "2", "ok", "1", "ok", "ok", "ok", "2")
+    state = device.wait_play("a new Lobo 77 game set up from the keypad", before)["state"]
+    assert state["game"] == "lobo77" and [p["name"] for p in state["players"]] == ["Bob", "Cy", "Dee", "Ann"], \
+        "4 players named from the pushed roster, seated clockwise from the dealer Bob: %r" % state["players"]
+    assert seats(state, "tokens") == [3, 3, 3, 3] and state["turn"] == 1, "default 3 tokens; left of the dealer starts"
+    kinds_since = [record[3] for record in device.journal(before + 1)]
+    assert kinds_since == ["abandon", "new"], "the unfinished game is journaled as abandoned: %r" % kinds_since
+
+
 def test_worked_example_round_one_through_keys(table):
     state = table.new("lobo77", ["Ann", "Bob", "Cy"])
     assert state["turn"] == BOB, "Ann deals, so Bob (seat 1) starts round 1 (RULES 1.1)"

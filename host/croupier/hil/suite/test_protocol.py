@@ -118,6 +118,13 @@ def test_hello_fields(device):
     assert later["uptime_ms"] >= info["uptime_ms"] and later["boot"] == info["boot"]
 
 
+def test_non_ascii_names_travel_as_escapes(device):
+    state = device.new("lobo77", ["Zo\u00eb", "J\u00fcrgen"])
+    assert [p["name"] for p in state["players"]] == ["Zo\u00eb", "J\u00fcrgen"], "names come back as sent"
+    received = device.transcript.received()
+    assert b"Zo\\u00eb" in received and max(received) < 0x80, "non-ASCII text is sent as \\uXXXX escapes"
+
+
 def test_new_answers_the_initial_state(device):
     state = device.new("lobo77", PLAYERS, tokens=2)
     assert state["game"] == "lobo77" and state["round"] == 1 and state["total"] == 0

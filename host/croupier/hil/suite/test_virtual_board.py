@@ -126,8 +126,10 @@ def test_power_cut_during_a_card_resumes_at_the_last_confirmed_card(device, vboa
         confirmed = device.link.call("play", card="5", timeout=2.0)["state"]
     except LinkTimeout:
         confirmed = None  # the board died before it could answer
+    device.until("the power cut at flash write %d while the card is journaled" % writes,
+                 lambda: not vboard.powered, lambda: "the board still runs", SETTLE_S)
     vboard.restart()
-    device.wait_event("boot", "the board boots again after the power cut", device.boot_timeout)
+    device.wait_boot("the board boots again after the power cut")
 
     state = device.state()
     if confirmed is not None:
@@ -149,7 +151,7 @@ def test_a_faulty_line_never_makes_the_board_apply_what_was_not_sent(device, vbo
     try:
         for card in sent:
             try:
-                device.link.call("play", card=card, timeout=1.0)
+                device.link.call("play", card=card, timeout=0.5)
             except (LinkTimeout, DeviceError):
                 pass  # lost on the way there or back: the journal says whether it was played
     finally:

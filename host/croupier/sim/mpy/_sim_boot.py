@@ -66,6 +66,8 @@ def execute(code, g, mode, name, raw):
         ok = None
     except BaseException as e:  # noqa: B902 (KeyboardInterrupt included: print it, go on)
         ok = e
+    while micropython.heap_unlock():  # a program that left the heap locked: the REPL needs it
+        pass
     if raw:
         write("\x04")
     if ok is None:
@@ -144,14 +146,21 @@ def continues(text):
     return (text.startswith("@") or word in _COMPOUND) and not text.endswith("\n")
 
 
+_history = []  # the last lines typed, for the cursor keys (MicroPython keeps 8)
+
+
 def readline(prompt, indent):
     """-> the line typed, or a control byte (1 raw REPL, 2 banner, 3 cancel, 4 reboot, 5 paste)."""
     write(prompt + indent)
     line = indent
+    back = len(_history)  # where the up/down keys are in the history
     while True:
         c = getc()
         if c == 13:
             write("\n")
+            if line.strip() and (not _history or _history[-1] != line):
+                _history.append(line)
+                del _history[:-8]
             return line
         if c in (1, 2, 4, 5) and not line.strip():
             return c
@@ -162,9 +171,17 @@ def readline(prompt, indent):
             if line:
                 line = line[:-1]
                 write("\b \b")
-        elif c == 27:  # cursor keys and friends: ESC [ X, or ESC [ digit ~
-            if getc() == 91 and 48 <= getc() <= 57:
+        elif c == 27:  # ESC [ A / B: history; other cursor keys (ESC [ X, ESC [ n ~) ignored
+            if getc() != 91:
+                continue
+            key = getc()
+            if 48 <= key <= 57:
                 getc()
+            elif key in (65, 66):
+                back = max(0, back - 1) if key == 65 else min(len(_history), back + 1)
+                recalled = _history[back] if back < len(_history) else ""
+                write("\b" * len(line) + "\x1b[K" + recalled)
+                line = recalled
         elif c >= 32 or c == 9:
             ch_ = chr(c) if c < 128 else "?"
             line += ch_

@@ -61,10 +61,10 @@ def send(kind, arg, payload_len):
     _head[1] = arg
     _head[2] = payload_len & 0xFF
     _head[3] = payload_len >> 8
-    _write(_head)
+    write(_head)
 
 
-def _write(buf):
+def write(buf):
     n = _try_write(buf)  # the usual case: all of it at once, nothing allocated
     if n == len(buf):
         return
@@ -85,10 +85,6 @@ def _try_write(buf):
         return _sock.write(buf) or 0
     except OSError:
         return 0
-
-
-def write(buf):
-    _write(buf)
 
 
 def request(kind, arg, count, out):

@@ -100,7 +100,6 @@ def _check_irqs():
                 micropython.schedule(entry[1], entry[0])
 
 
-_ch.on_keys = _check_irqs
 
 
 class Pin:
@@ -166,6 +165,7 @@ class Pin:
             _irqs.pop(self._id, None)
         else:
             _irqs[self._id] = [self, handler, trigger, _level(self._id)]
+        _ch.on_keys = _check_irqs if _irqs else None  # no irqs: key changes allocate nothing
 
     def mode(self, mode=None):
         if mode is None:
@@ -191,7 +191,7 @@ def _pin_id(pin):
 class SoftI2C:
     """The I2C bus. A device answers when the bus runs on its SDA/SCL pins."""
 
-    def __init__(self, *, scl, sda, freq=400000, timeout=50000):
+    def __init__(self, scl, sda, *, freq=400000, timeout=50000):
         self.init(scl=scl, sda=sda, freq=freq, timeout=timeout)
 
     def init(self, *, scl=None, sda=None, freq=400000, timeout=50000):

@@ -1,0 +1,129 @@
+"""The protocol of PROTOCOL.md against the firmware on the virtual board, frame by frame."""
+import base64
+import time
+
+from conftest import frame, wait_for_boot
+
+HELLO_FIELDS = {"device", "fw", "proto", "board", "boot", "uptime_ms", "log_epoch", "last_seq"}
+
+
+def expect_error(frames, data, code, rid=None):
+    frames.send_raw(data)
+    answer = frames.reply(rid)
+    assert answer["ok"] is False and answer["error"] == code, answer
+    assert isinstance(answer["message"], str) and answer["message"]
+    return answer
+
+
+def test_hello_and_boot_event(frames, board):
+    hello = frames.ok("hello")
+    assert HELLO_FIELDS <= set(hello)
+    assert hello["proto"] == 1 and hello["board"] == "sim" and hello["last_seq"] == 0
+    assert len(hello["log_epoch"]) == 8 and int(hello["device"], 16) >= 0
+    board.restart()
+    boot = wait_for_boot(frames)
+    assert HELLO_FIELDS <= set(boot) and boot["boot"] == hello["boot"] + 1
+    assert boot["log_epoch"] == hello["log_epoch"]
+
+
+def test_framing_errors_and_noise(frames):
+    frames.send_raw(b'@{"id":5,"cmd":"hello"}\r\n')  # typed by a person: no CRC
+    assert frames.reply(5)["ok"]
+    frames.send_raw(b'@{"id":6,"cmd":"hello"}\r')  # a terminal's Enter
+    assert frames.reply(6)["ok"]
+    expect_error(frames, b'@{"id":7,"cmd":"hello"}|00000000\n', "bad_frame")
+    expect_error(frames, frame(raw=b'{"id":8,"cmd":'), "bad_frame")
+    expect_error(frames, frame(raw=b'[1,2]'), "bad_frame")
+    expect_error(frames, frame({"id": "9", "cmd": "hello"}), "bad_frame")
+    expect_error(frames, b"@" + b"x" * 2000 + b"\n", "too_long")
+    expect_error(frames, frame({"id": 10, "cmd": "fly"}), "unknown_cmd", 10)
+    expect_error(frames, frame({"id": 11}), "unknown_cmd", 11)
+    # not protocol: ignored without an answer
+    frames.send_raw(b"hello there\n>>> print(1)\n" + b"z" * 3000 + b"\n\xff\xfe\x00\n")
+    frames.send_raw(frame({"id": 12, "cmd": "hello"}))
+    first = frames.read_frame()
+    assert first["id"] == 12 and first["ok"], first
+
+
+def test_argument_errors_leave_state_alone(frames):
+    expect_error(frames, frame({"id": 1, "cmd": "play", "card": "9"}), "no_game", 1)
+    expect_error(frames, frame({"id": 2, "cmd": "undo"}), "no_game", 2)
+    frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+    state = frames.ok("state")["state"]
+    for rid, request, code in (
+            (3, {"cmd": "play"}, "bad_args"),
+            (4, {"cmd": "play", "card": 9}, "bad_args"),
+            (5, {"cmd": "play", "card": "9", "extra": 1}, "bad_args"),
+            (6, {"cmd": "play", "card": "banana"}, "illegal"),
+            (7, {"cmd": "redo"}, "illegal"),
+            (8, {"cmd": "new", "game": "poker", "players": ["A", "B"]}, "bad_args"),
+            (9, {"cmd": "new", "game": "lobo77", "players": ["A"]}, "bad_args"),
+            (10, {"cmd": "new", "game": "lobo77", "players": "AB"}, "bad_args"),
+            (11, {"cmd": "new", "game": "lobo77", "players": ["A", "B"], "options": 3}, "bad_args"),
+            (12, {"cmd": "key", "key": "x"}, "bad_args"),
+            (13, {"cmd": "key", "key": "9", "hold": 1}, "bad_args"),
+            (14, {"cmd": "log", "from": -1}, "bad_args"),
+            (15, {"cmd": "log", "max": 0}, "bad_args"),
+            (16, {"cmd": "ack", "upto": 10 ** 6}, "bad_args"),
+            (17, {"cmd": "ack", "upto": True}, "bad_args"),
+            (18, {"cmd": "roster", "names": ["A", 3]}, "bad_args"),
+            (19, {"cmd": "clock", "epoch": "now"}, "bad_args")):
+        expect_error(frames, frame(dict(request, id=rid)), code, rid)
+    assert frames.ok("state")["state"] == state
+    assert frames.ok("hello")["last_seq"] == 1  # only the `new`
+
+
+def test_play_undo_redo_events_and_new_replacing_a_game(frames):
+    frames.ok("clock", epoch=1_700_000_000)
+    new = frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+    assert new["state"]["total"] == 0 and new["state"]["turn"] == 1
+    played = frames.ok("play", card="33")
+    assert played["state"]["total"] == 33
+    assert played["effects"] == [{"kind": "doublet", "seat": 1}]
+    play_events = [e for e in frames.events if e["ev"] == "play"]
+    assert play_events[-1]["seq"] == 2 and play_events[-1]["state"] == played["state"]
+    undone = frames.ok("undo")
+    assert undone["state"]["total"] == 0 and undone["effects"] == []
+    redone = frames.ok("redo")
+    assert redone["state"] == played["state"]
+    frames.ok("new", game="basta", players=["Ann", "Bob"])
+    records = frames.ok("log", **{"from": 1, "max": 10})["records"]
+    kinds = [r[3] for r in records]
+    assert kinds == ["new", "play", "undo", "redo", "abandon", "new"]
+    assert records[4][2] == 1 and records[5][2] == 6  # game ids: the seq of each `new`
+    assert all(r[1] is not None and r[1] >= 1_700_000_000 for r in records)
+
+
+def test_log_paging_and_ack(frames):
+    frames.ok("new", game="lobo77", players=["Ann", "Bob"])
+    for card in ["9"] * 20:
+        frames.ok("play", card=card) if frames.ok("state")["state"]["total"] < 60 else None
+    hello = frames.ok("hello")
+    got, start = [], 0
+    while True:
+        page = frames.ok("log", **{"from": start, "max": 4})
+        assert page["log_epoch"] == hello["log_epoch"] and page["last_seq"] == hello["last_seq"]
+        if not page["records"]:
+            break
+        assert len(page["records"]) <= 4
+        got += page["records"]
+        start = page["records"][-1][0] + 1
+    assert [r[0] for r in got] == list(range(1, hello["last_seq"] + 1))
+    frames.ok("ack", upto=hello["last_seq"])
+    assert frames.ok("log", **{"from": 0, "max": 4})["records"][0][0] >= 1
+
+
+def test_key_screen_and_roster(frames, board):
+    frames.ok("roster", names=["Ann", "Bob", "Cy", "Dee"])
+    frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+    frames.ok("key", key="9")
+    frames.ok("key", key="ok")
+    deadline = time.monotonic() + 5
+    while frames.ok("state")["state"]["total"] != 9:
+        assert time.monotonic() < deadline, "the keys were not handled like a key press"
+        time.sleep(0.05)
+    time.sleep(0.3)  # let the display task send the frame
+    screen = frames.ok("screen")
+    fb = base64.b64decode(screen["fb"])
+    assert (screen["w"], screen["h"], len(fb)) == (128, 64, 1024)
+    assert fb == board.glass() and any(fb)
