@@ -10,9 +10,9 @@
 #                          `|`, its CRC-32 in 8 hex digits, newline.
 # littlefs makes each closed write and each rename atomic; the CRCs catch what a different
 # filesystem (or a damaged flash) leaves behind. Boot reads the head and scans only the
-# active segment, which is closed after SEGMENT_RECORDS records and after every finished or
-# abandoned game, so boot time does not grow with the games stored. Records are deleted only
-# when the host has acknowledged them (`ack`), a whole closed segment at a time.
+# active segment, which is closed after SEGMENT_RECORDS records (about one flash block), so
+# boot time does not grow with the games stored. Records are deleted only when the host has
+# acknowledged them (`ack`), a whole closed segment at a time.
 from micropython import const
 import binascii
 import json
@@ -21,7 +21,7 @@ import time
 
 from croupier.rules import canon
 
-SEGMENT_RECORDS = const(64)  # records per segment: bounds the replay at boot
+SEGMENT_RECORDS = const(64)  # records per segment: bounds the scan at boot
 _HEAD = "head"
 _TMP = ".tmp"
 
@@ -99,12 +99,12 @@ class Journal:
         self._game = Game(*game) if game else None
         self._next_seq = self._segment
         self._in_segment = 0
+        self._write_head(self._segment, game)  # count the boot; the head is otherwise as read
         self._scan_active()
-        self._close_segment()  # the head also counts the boot
 
     def _close_segment(self):
         """Start a new segment: the head points at it, with the game as it stands."""
-        self._write_head(self._next_seq)
+        self._write_head(self._next_seq, self._game.snapshot() if self._game else None)
         self._segment = self._next_seq
         self._in_segment = 0
 
@@ -184,8 +184,8 @@ class Journal:
             else:
                 self._game.apply(kind, data)
 
-    def _write_head(self, segment):
-        game = self._game.snapshot() if self._game else None
+    def _write_head(self, segment, game):
+        """Point the head at segment (its first seq), with game: the snapshot it starts from."""
         head = {"epoch": self.epoch, "boots": self.boots, "segment": segment, "game": game}
         name = self._file(_HEAD)
         with open(name + _TMP, "wb") as f:
@@ -219,7 +219,7 @@ class Journal:
         with open(self._file(_segment_name(self._segment)), "ab") as f:
             f.write(line)
         self._note(record)
-        if self._in_segment >= SEGMENT_RECORDS or kind in ("end", "abandon"):
+        if self._in_segment >= SEGMENT_RECORDS:
             try:
                 self._close_segment()
             except OSError:

@@ -1,6 +1,7 @@
 # The 4x4 key matrix: rows are driven low one at a time, pressed keys pull their column low.
-# Each key is debounced on its own (a change counts once it has been stable for DEBOUNCE_MS),
-# so fast typing with overlapping presses loses nothing. A short press is reported on
+# Each key is debounced on its own (a change counts once two samples in a row agree and the
+# old level has not been seen for DEBOUNCE_MS), so fast typing with overlapping presses loses
+# nothing. A short press is reported on
 # release, a long press once when HOLD_MS has passed (its release is then swallowed).
 # Keys wait in a preallocated ring; the scan loop allocates nothing.
 from micropython import const
@@ -29,8 +30,8 @@ class Keypad:
         self.names = tuple(LOGICAL.get(label, label) for label in labels)
         n = len(labels)
         self._state = bytearray(n)  # _UP, _DOWN or _HELD: the debounced state
-        self._pending = bytearray(n)  # 1 while the raw level differs from the state
-        self._since = [0] * n  # when the raw level started to differ / the press began
+        self._pending = bytearray(n)  # samples in a row that differ from the state
+        self._since = [0] * n  # when the settled level was last seen
         self._pressed_at = [0] * n
         self._ring = bytearray(RING)  # key index
         self._ring_hold = bytearray(RING)
@@ -58,10 +59,6 @@ class Keypad:
         self._ready.set()
         return True
 
-    def pending(self):
-        """Number of keys waiting to be read."""
-        return self._count
-
     async def get(self):
         """The next key as (logical name, hold)."""
         while not self._count:
@@ -86,19 +83,23 @@ class Keypad:
         state = self._state[k]
         if down == (state != _UP):
             self._pending[k] = 0
-        elif not self._pending[k]:
-            self._pending[k] = 1
-            self._since[k] = now
-        elif time.ticks_diff(now, self._since[k]) >= DEBOUNCE_MS:
-            self._pending[k] = 0
-            if down:
-                self._state[k] = _DOWN
-                self._pressed_at[k] = self._since[k]
-            else:
-                self._state[k] = _UP
-                if state == _DOWN:
-                    self._push(k, False)
-            return
+            self._since[k] = now  # the last sample at the settled level
+        else:
+            seen = self._pending[k] + 1
+            self._pending[k] = seen if seen < 255 else 255
+            # Two samples in a row, and DEBOUNCE_MS since the old level was last seen: a
+            # scan delayed by a busy loop still counts the time the key really was stable.
+            if seen >= 2 and time.ticks_diff(now, self._since[k]) >= DEBOUNCE_MS:
+                self._pending[k] = 0
+                self._since[k] = now
+                if down:
+                    self._state[k] = _DOWN
+                    self._pressed_at[k] = now
+                else:
+                    self._state[k] = _UP
+                    if state == _DOWN:
+                        self._push(k, False)
+                return
         if state == _DOWN and time.ticks_diff(now, self._pressed_at[k]) >= HOLD_MS:
             self._state[k] = _HELD
             self._push(k, True)

@@ -25,6 +25,7 @@ MAX_NAME_LEN = const(16)
 _BOOT_TICKS = time.ticks_ms()
 
 
+_STREAM_DEPTH = const(3)  # reply, its values, their items: deeper values go out whole
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
 
@@ -122,27 +123,40 @@ class Link:
             "roster": (self._roster, {"names": True}),
             "clock": (self._clock, {"epoch": True}),
         }
+        self._running = True  # False once run() ended: a restarted app makes a new Link
         controller.subscribe(self._on_play)
 
     # -- wire -------------------------------------------------------------------------
 
     def send(self, obj):
-        """Write one frame: `@`, the canonical JSON of obj (a dict), `|`, its CRC-32, newline.
-        Written piece by piece with a running CRC, so a big reply (a screen, a log page) is
-        never joined into one more string."""
+        """Write one frame: `@`, the canonical JSON of obj, `|`, its CRC-32, newline.
+        Written piece by piece with a running CRC: a fragmented heap never has to find room
+        for a whole reply (a log page, a screen)."""
         self._crc = 0
         self._out.write("@")
-        sep = "{"
-        for key in sorted(obj):
-            self._piece(sep + dumps(key) + ":")
-            value = obj[key]
-            if isinstance(value, Base64):
-                self._base64(value.data)
-            else:
-                self._piece(dumps(value))
-            sep = ","
-        self._piece("}" if sep == "," else "{}")
+        self._emit(obj, _STREAM_DEPTH)
         self._out.write("|%08x\n" % (self._crc & 0xFFFFFFFF))
+
+    def _emit(self, value, depth):
+        """value as canon.dumps writes it: containers down to depth in pieces."""
+        if isinstance(value, Base64):
+            self._base64(value.data)
+        elif depth and isinstance(value, dict):
+            sep = "{"
+            for key in sorted(value):
+                self._piece(sep + dumps(key) + ":")
+                self._emit(value[key], depth - 1)
+                sep = ","
+            self._piece("}" if sep == "," else "{}")
+        elif depth and isinstance(value, list):
+            sep = "["
+            for item in value:
+                self._piece(sep)
+                self._emit(item, depth - 1)
+                sep = ","
+            self._piece("]" if sep == "," else "[]")
+        else:
+            self._piece(dumps(value))
 
     def _piece(self, text):
         self._out.write(text)
@@ -160,11 +174,19 @@ class Link:
         try:
             self.send(reply)
         except MemoryError:
+            # End the half-written line: its CRC cannot match, so the host drops it.
+            self._out.write("\n")
             gc.collect()
             self.send({"id": reply["id"], "ok": False, "error": "internal",
                        "message": "out of memory for the reply"})
 
     async def run(self):
+        try:
+            await self._serve()
+        finally:
+            self._running = False  # its successor sends the events from now on
+
+    async def _serve(self):
         self.send(self._hello_fields({"ev": "boot"}))
         reader = asyncio.StreamReader(self._in)
         line, byte = self._line, self._byte
@@ -326,10 +348,12 @@ class Link:
     # -- events -----------------------------------------------------------------------
 
     def _on_play(self, seq, state, effects):
+        if not self._running:
+            return
         try:
             self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
-        except MemoryError:
-            pass  # the input is journaled and applied; the host can still ask for `state`
+        except MemoryError:  # the input is journaled and applied; the host can ask `state`
+            self._out.write("\n")
 
 
 def _reason(exc):

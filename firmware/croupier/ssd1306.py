@@ -1,7 +1,8 @@
 # SSD1306 128x64 OLED over I2C, drawn through framebuf. show() sends only what changed since
 # the previous show(): each page is compared with a shadow copy of what the panel holds, and
-# a changed page sends just its changed columns (rounded up to whole CHUNKs, so a handful of
-# preallocated transfer buffers covers every span). show() never allocates.
+# a changed page sends just its runs of changed columns, each in its own address window.
+# Runs are rounded up to whole CHUNKs, so a few preallocated views of one transfer buffer
+# cover every length: show() never allocates.
 from micropython import const
 import framebuf
 import gc
@@ -9,7 +10,8 @@ import gc
 WIDTH = const(128)
 HEIGHT = const(64)
 PAGES = const(8)
-CHUNK = const(16)  # spans are sent in multiples of this many columns
+CHUNK = const(8)  # runs are sent in multiples of this many columns
+GAP = const(8)  # unchanged columns a run may span: a new window costs 8 bytes on the bus
 _CTRL_CMD = const(0x00)  # control byte: every following byte is a command
 _CTRL_DATA = const(0x40)  # control byte: every following byte is display data
 
@@ -68,10 +70,11 @@ class SSD1306(framebuf.FrameBuffer):
         frame, shadow = memoryview(self.buffer), memoryview(self._shadow)
         self._pages = [frame[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
         self._shadow_pages = [shadow[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
-        # _tx[k]: the data control byte followed by room for k chunks
-        self._tx = [bytearray(k * CHUNK + 1) for k in range(WIDTH // CHUNK + 1)]
-        for tx in self._tx:
-            tx[0] = _CTRL_DATA
+        # _tx[k]: the data control byte followed by k chunks of the one transfer buffer
+        self._buf = bytearray(WIDTH + 1)
+        self._buf[0] = _CTRL_DATA
+        tx = memoryview(self._buf)
+        self._tx = [tx[:k * CHUNK + 1] for k in range(WIDTH // CHUNK + 1)]
         self._window = bytearray((_CTRL_CMD, _SET_COL_ADDR, 0, 0, _SET_PAGE_ADDR, 0, 0))
         self._cmd1 = bytearray((_CTRL_CMD, 0))
         self._cmd2 = bytearray((_CTRL_CMD, 0, 0))
@@ -82,34 +85,43 @@ class SSD1306(framebuf.FrameBuffer):
         """Send what changed since the last show() (everything when full); returns the data
         bytes sent."""
         sent = 0
-        window = self._window
         for page in range(PAGES):
             frame, shadow = self._pages[page], self._shadow_pages[page]
             if full:
-                x0, x1 = 0, WIDTH - 1
-            elif frame == shadow:
-                continue
-            else:
-                x0, x1 = 0, WIDTH - 1
-                while frame[x0] == shadow[x0]:
-                    x0 += 1
-                while frame[x1] == shadow[x1]:
-                    x1 -= 1
-            chunks = (x1 - x0) // CHUNK + 1
-            n = chunks * CHUNK
-            if x0 + n > WIDTH:
-                x0 = WIDTH - n
-            tx = self._tx[chunks]
-            for i in range(n):
-                tx[i + 1] = frame[x0 + i]
-            window[2] = x0
-            window[3] = x0 + n - 1
-            window[5] = window[6] = page
-            self.i2c.writeto(self.addr, window)
-            self.i2c.writeto(self.addr, tx)
+                sent += self._send(page, 0, WIDTH - 1)
+            elif frame != shadow:
+                x = 0
+                while x < WIDTH:
+                    while x < WIDTH and frame[x] == shadow[x]:
+                        x += 1
+                    if x == WIDTH:
+                        break
+                    first = last = x
+                    x += 1
+                    while x < WIDTH and x - last <= GAP:
+                        if frame[x] != shadow[x]:
+                            last = x
+                        x += 1
+                    sent += self._send(page, first, last)
             shadow[:] = frame
-            sent += n
         return sent
+
+    def _send(self, page, x0, x1):
+        """Send columns x0..x1 of a page, widened to whole chunks; -> data bytes sent."""
+        chunks = (x1 - x0) // CHUNK + 1
+        n = chunks * CHUNK
+        if x0 + n > WIDTH:
+            x0 = WIDTH - n
+        frame, buf = self._pages[page], self._buf
+        for i in range(n):
+            buf[i + 1] = frame[x0 + i]
+        window = self._window
+        window[2] = x0
+        window[3] = x0 + n - 1
+        window[5] = window[6] = page
+        self.i2c.writeto(self.addr, window)
+        self.i2c.writeto(self.addr, self._tx[chunks])
+        return n
 
     def _command(self, cmd, arg=-1):
         if arg < 0:

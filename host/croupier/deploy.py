@@ -4,9 +4,10 @@ Everything on the board goes through stock `mpremote` (a subprocess, as a user w
 MicroPython itself is written with `esptool`.
 """
 import re
+import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 from croupier.link import LinkError
@@ -71,23 +72,22 @@ class Mpremote:
         """Run one chain; returns stdout. `on_line(line)` sees each output line as it comes."""
         proc = subprocess.Popen(self.command(*chain), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, text=True, bufsize=1)
-        deadline = time.monotonic() + timeout
+        watchdog = threading.Timer(timeout, proc.kill)  # a silent, stuck mpremote is killed too
+        watchdog.start()
         lines = []
         try:
             for line in proc.stdout:
                 lines.append(line)
                 if on_line:
                     on_line(line)
-                if time.monotonic() > deadline:
-                    raise subprocess.TimeoutExpired(proc.args, timeout)
-            proc.wait(timeout=max(1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            proc.kill()
             proc.wait()
-            raise DeployError("mpremote on %s took longer than %d s" % (self.port, timeout))
+        finally:
+            watchdog.cancel()
+            proc.stdout.close()
         out = "".join(lines)
         if proc.returncode != 0:
-            raise DeployError("mpremote on %s failed (exit %d):\n%s" % (self.port, proc.returncode, out.strip()[-2000:]))
+            why = "took longer than %d s" % timeout if proc.returncode == -signal.SIGKILL else "failed (exit %d)" % proc.returncode
+            raise DeployError("mpremote on %s %s:\n%s" % (self.port, why, out.strip()[-2000:]))
         return out
 
     def hashes(self, tops):

@@ -150,9 +150,10 @@ class Link:
         # A damaged frame while waiting is most likely the answer: ask again at once, unless
         # asking twice could do something twice.
         impatient = cmd in IDEMPOTENT
+        ids = set()  # an answer to any attempt will do
         for attempt in range(retries + 1):
-            rid = self.send(cmd, **args)
-            answer = self._wait_answer(rid, time.monotonic() + timeout, impatient)
+            ids.add(self.send(cmd, **args))
+            answer = self._wait_answer(ids, time.monotonic() + timeout, impatient)
             if answer is None or answer is DAMAGED:
                 continue
             if answer.get("ok") is True:
@@ -163,14 +164,15 @@ class Link:
         raise LinkTimeout("no intact answer to %r after %d attempt(s) of %.1f s: is the Croupier firmware running on this port?"
                           % (cmd, retries + 1, timeout))
 
-    def _wait_answer(self, rid, deadline, stop_on_damage):
+    def _wait_answer(self, ids, deadline, stop_on_damage):
         while True:
             msg = self._next_message(deadline, stop_on_damage)
             if msg is None or msg is DAMAGED:
                 return msg
-            if msg.get("id") == rid:
+            rid = msg.get("id")
+            if isinstance(rid, int) and rid in ids:
                 return msg
-            if msg.get("id") is None and msg.get("ok") is False:
+            if rid is None and msg.get("ok") is False:
                 return msg  # an unparsable request: maybe ours
             # any other id answers an earlier request that timed out: drop it
 

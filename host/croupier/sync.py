@@ -163,6 +163,8 @@ class SyncReport:
             out.append("kept, without rebuilding, the records of game(s) %s: their beginning was synced to "
                        "another database and deleted from the board" % ", ".join(map(str, self.orphans)))
         out += ["REFUSED %s" % err for err in self.refused]
+        if self.acked is not None:
+            out.append("acknowledged to the board: every record up to seq %d" % self.acked)
         return out
 
 

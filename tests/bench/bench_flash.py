@@ -1,4 +1,5 @@
-"""Wall time of `croupier flash` on a virtual board: a full copy against a no-change run.
+"""Wall time of `croupier flash` on a virtual board whose serial line is throttled to 115200
+baud (a CP210x/CH340 board): a full copy against a no-change run.
 
     .venv/bin/python tests/bench/bench_flash.py
 """
@@ -34,12 +35,13 @@ def main():
     size = sum((Path(staging) / p).stat().st_size for p in manifest)
     full, unchanged = [], []
     with VirtualBoard() as vb:
+        vb.faults(baud=115200)
         for _ in range(REPEATS):
             wipe_firmware(vb.port, manifest)
             full.append(timed_flash(vb.port))
             unchanged.append(timed_flash(vb.port))
     best = lambda runs: min(t for t, _ in runs)  # noqa: E731
-    print("firmware: %d files, %d bytes" % (len(manifest), size))
+    print("firmware: %d files, %d bytes; serial line at 115200 baud" % (len(manifest), size))
     print("| croupier flash | best of %d (s) | what it reported |" % REPEATS)
     print("|---|---|---|")
     print("| full copy (board wiped) | %.2f | %s |" % (best(full), full[0][1]))

@@ -91,8 +91,15 @@ def test_whole_game_through_the_keys_ends_with_the_right_winner(micropython, tmp
     assert end["news"] == []  # the winner was announced and closed by the last ok
 
 
+# Mau-Mau leaves the 96 KB scenario heap so fragmented (22 KB free, the largest free block
+# ~1 KB after a round or two) that the driver's own snapshot, one JSON string, fails now and
+# then, depending on the length of the temp path; reported. The firmware's 64 KB budget is
+# the virtual board's to test.
+MAUMAU_HEAP = "160K"
+
+
 def play(micropython, tmp_path, *steps):
-    return by_name(run_ui(micropython, tmp_path, [BOOTED] + list(steps)))
+    return by_name(run_ui(micropython, tmp_path, [BOOTED] + list(steps), heap=MAUMAU_HEAP))
 
 
 def test_tracker_follows_sevens_jacks_skips_reverses_and_aces(micropython, tmp_path):
@@ -125,15 +132,13 @@ def test_tracker_follows_sevens_jacks_skips_reverses_and_aces(micropython, tmp_p
     assert s["typed"]["preview"] == ["5 -> P2 next", "# to play"]
 
 
-def test_score_pad_counts_hands_eliminates_and_welcomes_a_joiner(micropython, tmp_path):
+def test_score_pad_counts_a_hand_card_by_card_and_scores_the_round(micropython, tmp_path):
     s = play(micropython, tmp_path, MAU3,
              ("keys", "c c a 2"), ("snap", "out"),  # P2 went out (cards not tracked)
              ("keys", "ok a c 1 0 b"), ("snap", "counting"),  # P3 holds K A 10 Q
              ("keys", "undo ok"), ("snap", "counted"),  # not the Q after all
-             ("keys", "7 0 ok"), ("snap", "round2"),  # P1 holds 70 points
-             ("keys", "ok c c c a 1"), ("snap", "joined"),
-             ("keys", "ok c c a 4 ok 4 5 ok 2 ok 1 ok"), ("snap", "round3"))
-    assert s["out"]["news"] == ["MAU-MAU!"]
+             ("keys", "7 0 ok"), ("snap", "round2"))  # P1 holds 70 points
+    assert s["out"]["news"] == ["MAU-MAU!"] and s["out"]["tunes"][-1] == "round_end"
     assert s["out"]["state"]["phase"] == "count" and s["out"]["state"]["turn"] == 2
     assert s["counting"]["inputs"] == ["out:1"]
     counted = s["counted"]
@@ -143,14 +148,32 @@ def test_score_pad_counts_hands_eliminates_and_welcomes_a_joiner(micropython, tm
     assert [p["score"] for p in round2["players"]] == [-70, 0, -31]
     assert round2["round"] == 2 and round2["turn"] == 1  # the starter moves left
     assert s["round2"]["news"] == ["ROUND 2"]
+
+
+def test_joiner_gets_the_worst_score_and_the_limit_eliminates(micropython, tmp_path):
+    round1 = [("link", "play", card) for card in ("out:1", "hand:2:31", "hand:0:70")]
+    s = play(micropython, tmp_path, MAU3, *round1,
+             ("keys", "ok c c c a 1"), ("snap", "joined"),
+             ("keys", "ok c c a 4 ok 4 5 ok 2 ok 1 ok"), ("snap", "round3"))
     joined = s["joined"]["state"]
     assert [p["name"] for p in joined["players"]] == ["P1", "P2", "P3", "P4"]
     assert joined["players"][3]["score"] == -70  # the worst active score
+    assert s["joined"]["news"] == ["JOINED"] and s["joined"]["tunes"][-1] == "click"
     # round 2: P4 went out; P1 holds 45 points (out at -115), P2 2, P3 1
     round3 = s["round3"]["state"]
     assert s["round3"]["inputs"][-4:] == ["out:3", "hand:0:45", "hand:1:2", "hand:2:1"]
     assert [p["score"] for p in round3["players"]] == [-115, -2, -32, -70]
     assert round3["players"][0]["out"] and s["round3"]["news"] == ["OUT", "ROUND 3"]
+
+
+def test_every_effect_plays_a_tune_the_buzzer_knows(mpy):
+    # the buzzer refuses unknown tunes, and an announcement plays its effect's tune
+    unknown = mpy("from croupier.buzzer import TUNES\n"
+                  "from croupier.ui.games import maumau\n"
+                  "kinds = ('mau', 'maumau', 'eliminated', 'joined', 'left', 'round_end',"
+                  " 'game_end')\n"
+                  "print([k for k in kinds if maumau.TUNES.get(k, k) not in TUNES])\n")
+    assert unknown.strip() == "[]"
 
 
 def test_leaving_down_to_one_player_ends_the_game(micropython, tmp_path):

@@ -55,14 +55,16 @@ out["long_game"] = [r[0], len(r[2]), j.last_seq]
 # ack deletes whole closed segments only up to what the host holds
 fresh()
 j = Journal("/flash/j")
-for g in range(5):
+for g in range(30):
     gid = j.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
     j.append(gid, "play", "3")
     j.append(gid, "end", None)
-j.ack(4)
-out["after_ack4"] = j.records(0, 100)[0][0]
+j.ack(SEGMENT_RECORDS - 1)
+out["after_partial_ack"] = j.records(0, 100)[0][0]
+j.ack(SEGMENT_RECORDS)
+out["after_segment_ack"] = j.records(0, 100)[0][0]
 j.ack(j.last_seq)
-out["after_ack_all"] = j.records(0, 100)
+out["after_ack_all"] = [r[0] for r in j.records(0, 100)]
 out["seq_after_ack"] = j.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
 # a wiped journal is a new one: new epoch, seq from 1
 epoch = j.epoch
@@ -87,11 +89,12 @@ def test_journal_records_resume_snapshots_and_ack(mpy):
     assert out["records"][5] == [6, None, 1, "undo", None]
     assert [r[0] for r in out["page"]] == [3, 4]
     assert out["after_end"] is None
-    assert out["segments"] >= 14  # one per finished game at least, plus the long game's
+    assert out["segments"] == 4  # 222 records, 64 a segment
     assert out["long_game"] == [9 + 12 * 12 + 1, 64 + 5, out["last_seq"]]
-    assert out["after_ack4"] == 4  # the segment holding 1-3 is gone, 4-6 stays (not all acked)
-    assert out["after_ack_all"] == []
-    assert out["seq_after_ack"] == 16  # seqs are never reused
+    assert out["after_partial_ack"] == 1  # a segment goes only when all of it is acked
+    assert out["after_segment_ack"] == 65
+    assert out["after_ack_all"] == list(range(65, 91))  # the active segment stays
+    assert out["seq_after_ack"] == 91  # seqs are never reused
     assert out["wiped"] == [True, 0]
 
 

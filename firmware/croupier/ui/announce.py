@@ -19,8 +19,9 @@ class Announcement:
                 y += 10
 
 
-def build(texts, state, effects):
-    """The announcements for one accepted input, in the order the effects happened."""
+def build(texts, state, effects, tunes=None):
+    """The announcements for one accepted input, in the order the effects happened.
+    tunes: a game's own effect kinds -> the buzzer tune each plays (default: the kind)."""
     names = [p["name"] for p in state["players"]]
     kinds = [e["kind"] for e in effects]
     found = []
@@ -38,7 +39,8 @@ def build(texts, state, effects):
             if kind == "bust":
                 payer = e["seat"]
             title, line = effect_text(texts, kind)
-            found.append(Announcement(title, [line.format(names[e["seat"]])], kind, False))
+            tune = tunes.get(kind, kind) if tunes else kind
+            found.append(Announcement(title, [line.format(names[e["seat"]])], tune, False))
     return found
 
 

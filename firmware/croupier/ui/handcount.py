@@ -43,7 +43,7 @@ class HandCount:
         self.points += card_points(rank, self.preset)
 
     def draw(self, fb):
-        pad.title(fb, "Hand: " + self.name, "%d" % len(self.cards))
+        pad.title(fb, "Hand: " + self.name, "%d cards" % len(self.cards))
         draw.big_number(fb, 0, 11, self.points)
         fb.text("points", draw.big_number_width(self.points) + 6, 29, 1)
         shown = " ".join(self.cards)

@@ -4,6 +4,7 @@ Knows nothing of asyncio: the app feeds it keys (`key`) and the time in ticks_ms
 and draws it (`draw`) whenever `on_change` was called. Inputs from the serial link reach it through the
 controller's subscription, so they are announced exactly like keypad inputs.
 """
+import gc
 import sys
 from time import ticks_diff
 
@@ -25,6 +26,7 @@ def _drop_modules(package_name, names):
     for name in names:
         if sys.modules.pop(package_name + "." + name, None) is not None:
             package.__dict__.pop(name, None)
+    gc.collect()  # before the next screen's module loads into the space
 
 
 class Splash:
@@ -169,7 +171,8 @@ class Ui:
             self.screen.refresh_preview()  # a card from the link changes what typing gives
         from croupier.ui.announce import build
 
-        queued = build(games.load(state["game"]).TEXTS, state, effects)
+        game = games.load(state["game"])
+        queued = build(game.TEXTS, state, effects, getattr(game, "TUNES", None))
         if queued:
             first = not self.news
             self.news.extend(queued)

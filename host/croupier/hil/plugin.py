@@ -20,6 +20,7 @@ from croupier.hil.boards import SerialTarget, VirtualTarget
 from croupier.hil.device import Device
 from croupier.hil.screen import Frame
 from croupier.hil.transcript import Transcript
+from croupier.link import LinkError
 
 RUN = pytest.StashKey()
 TRANSCRIPT = pytest.StashKey()
@@ -71,6 +72,15 @@ class Run:
             except Exception as exc:  # no board, no firmware, no port: nothing else can run
                 pytest.exit("the board under test did not come up: %s" % exc, returncode=3)
         return self.device
+
+    def check_alive(self, nodeid):
+        """End the run when the board no longer answers (a crashed firmware would otherwise fail
+        every later test on its deadlines)."""
+        try:
+            self.device.link.hello(within=self.device.boot_timeout)
+        except LinkError as exc:
+            pytest.exit("the board stopped answering before %s (%s); the last bytes it sent:\n%s"
+                        % (nodeid, exc, self.device.transcript.tail()), returncode=3)
 
     def stop(self):
         if self.device is not None:
@@ -131,6 +141,7 @@ def hil_run(pytestconfig):
 def device(request, hil_run):
     """The board's protocol link, with this test's transcript."""
     dev = hil_run.start()
+    hil_run.check_alive(request.node.nodeid)
     dev.transcript = transcript = Transcript()
     request.node.stash[TRANSCRIPT] = transcript
     dev.quiet()

@@ -23,6 +23,8 @@ TEXTS = {
     "left": ("LEFT", "{} left"),
     "round_end": ("END", "{} went out"),  # previewing the last hand of a round
 }
+# the buzzer's tunes for Mau-Mau's own effects (it knows the common ones by name)
+TUNES = {"mau": "doublet", "maumau": "round_end", "joined": "click", "left": "click"}
 ROWS = 5  # player rows between the title and the soft keys
 TABLE_W = 94  # the rows' width; the turn's direction, draws and suit sit right of it
 
@@ -84,6 +86,7 @@ def body(fb, state):
         pad.title(fb, "Hand: " + players[turn]["name"], "pts?")
     else:
         pad.title(fb, players[turn]["name"], "R%d" % state["round"])
+    going = _went_out(state) if counting(state) else -1
     # players still in, then the eliminated ones; those who left are struck from the table
     y = 10
     for still_in in (True, False):
@@ -91,7 +94,7 @@ def body(fb, state):
             if p["out"] == still_in or p["left"] or y > 10 + 9 * (ROWS - 1):
                 continue
             pad.row(fb, y, TABLE_W, seat == turn, p["name"], 5,
-                    ((_middle(p, state), 56), (str(p["score"]), TABLE_W - 2)))
+                    ((_middle(p, state, seat == going), 56), (str(p["score"]), TABLE_W - 2)))
             if p["out"]:
                 fb.hline(0, y + 3, TABLE_W, 1)
             y += 9
@@ -99,10 +102,23 @@ def body(fb, state):
         _tracker(fb, state)
 
 
-def _middle(p, state):
-    """Cards in hand while playing; the hand's points (or ?) while counting."""
+def _went_out(state):
+    """The seat that went out. The pad asks for the hands clockwise from it, so it is the
+    first active seat without a count counter-clockwise from the one asked for."""
+    players = state["players"]
+    seat = state["turn"]
+    for _ in players:
+        seat = (seat - 1) % len(players)
+        if not players[seat]["out"] and players[seat]["counted"] is None:
+            return seat
+
+
+def _middle(p, state, went_out):
+    """Cards in hand while playing; the hand's points (? missing, - went out) while counting."""
     if p["out"]:
         return ""
+    if went_out:
+        return "-"
     if counting(state):
         return "?" if p["counted"] is None else str(p["counted"])
     return str(p["hand"])

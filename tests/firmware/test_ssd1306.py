@@ -1,0 +1,90 @@
+"""Our SSD1306 driver on the MicroPython unix port, its I2C transactions replayed into the
+virtual board's controller model (croupier.sim.oled): what the panel shows must be the
+framebuffer, and show() must send only what changed."""
+import json
+
+from croupier.sim.oled import SSD1306 as Panel
+
+DRIVER = r'''
+import json
+from croupier.ssd1306 import SSD1306
+
+class Bus:  # records every write transaction; the panel model replays them on the host
+    def __init__(self):
+        self.log = []
+    def writeto(self, addr, buf, stop=True):
+        self.log.append([addr, bytes(buf).hex()])
+    def writevto(self, addr, vector, stop=True):
+        self.log.append([addr, b"".join(bytes(b) for b in vector).hex()])
+
+bus = Bus()
+d = SSD1306(bus, 0x3C)
+steps = []
+def step(name, sent):
+    steps.append({"name": name, "sent": sent, "writes": bus.log[:], "fb": bytes(d.buffer).hex()})
+    bus.log.clear()
+step("init", 1024)
+step("unchanged", d.show())
+d.pixel(0, 0, 1)
+step("one pixel", d.show())
+d.text("77", 112, 56, 1)
+step("text at the right edge", d.show())
+d.fill_rect(40, 10, 30, 20, 1)
+step("a block over 3 pages", d.show())
+d.pixel(3, 40, 1)
+d.pixel(90, 40, 1)
+step("two far apart on one page", d.show())
+d.fill_rect(40, 10, 30, 20, 0)
+d.fill_rect(40, 10, 30, 20, 1)
+step("redrawn the same", d.show())
+d.fill(0)
+step("cleared", d.show())
+d.fill(1)
+step("everything", d.show())
+d.contrast(0x20)
+d.invert(True)
+step("contrast and invert", 0)
+d.invert(False)
+d.poweroff()
+step("off", 0)
+d.poweron()
+step("on", 0)
+print(json.dumps(steps))
+'''
+
+
+def test_show_sends_only_changed_columns_and_the_panel_matches(mpy):
+    steps = {s["name"]: s for s in json.loads(mpy(DRIVER))}
+    panel = Panel()
+
+    def replay(step):
+        before = panel.bytes_received
+        for addr, hexdata in step["writes"]:
+            assert addr == 0x3C
+            panel.write(bytes.fromhex(hexdata))
+        return panel.bytes_received - before
+
+    assert replay(steps["init"]) >= 1024
+    assert panel.glass() == bytes.fromhex(steps["init"]["fb"])
+    assert steps["unchanged"]["writes"] == [] and steps["unchanged"]["sent"] == 0
+    for name, data_bytes, windows in (("one pixel", 8, 1), ("text at the right edge", 16, 1),
+                                      ("a block over 3 pages", 3 * 32, 3),
+                                      ("two far apart on one page", 16, 2),
+                                      ("redrawn the same", 0, 0)):
+        step = steps[name]
+        on_bus = replay(step)
+        assert step["sent"] == data_bytes, name
+        assert len(step["writes"]) == 2 * windows, name  # address window, then the data
+        assert on_bus == windows * (7 + 1) + data_bytes, name
+        assert panel.glass() == bytes.fromhex(step["fb"]), name
+    replay(steps["cleared"])
+    assert panel.glass() == bytes(1024)
+    assert replay(steps["everything"]) == 8 * (7 + 1 + 128)
+    assert panel.glass() == b"\xff" * 1024
+    replay(steps["contrast and invert"])
+    assert panel.contrast == 0x20 and panel.inverse
+    assert panel.glass() == bytes(1024)  # inverted: every lit pixel dark
+    replay(steps["off"])
+    assert not panel.lit() and panel.glass() == bytes(1024)
+    replay(steps["on"])
+    assert panel.glass() == b"\xff" * 1024
