@@ -1,6 +1,6 @@
 # Tunes on a passive piezo, played by their own task so nothing waits for them. play() only
-# picks the tune; run() sounds it note by note. A new tune cuts the one playing, except that
-# the key click never cuts an announcement.
+# picks the tune; run() sounds it note by note. A new tune cuts the one playing at its next
+# note, except that the key click never cuts an announcement.
 from micropython import const
 import asyncio
 

@@ -1,9 +1,9 @@
 # The 4x4 key matrix: rows are driven low one at a time, pressed keys pull their column low.
 # Each key is debounced on its own (a change counts once two samples in a row agree and the
 # old level has not been seen for DEBOUNCE_MS), so fast typing with overlapping presses loses
-# nothing. A short press is reported on
-# release, a long press once when HOLD_MS has passed (its release is then swallowed).
-# Keys wait in a preallocated ring; the scan loop allocates nothing.
+# nothing. A short press is reported on release, a long press once when HOLD_MS has passed
+# (its release is then swallowed). Keys wait in a preallocated ring; the scan loop allocates
+# nothing.
 from micropython import const
 import asyncio
 import time

@@ -22,11 +22,9 @@ LOG_PAGE = const(32)  # most records one `log` reply carries
 LOG_BYTES = const(2048)  # and about this much journal text, so a page fits a small heap
 MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
-_BOOT_TICKS = time.ticks_ms()
-
-
 _STREAM_DEPTH = const(3)  # reply, its values, their items: deeper values go out whole
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
+_BOOT_TICKS = time.ticks_ms()
 
 
 class Base64:
@@ -211,7 +209,7 @@ class Link:
         if line is None:
             if self._line[0] == 64:  # `@`: a request we could not take
                 self._answer({"id": None, "ok": False, "error": "too_long",
-                           "message": "requests are at most %d bytes" % MAX_LINE})
+                              "message": "requests are at most %d bytes" % MAX_LINE})
             return
         if line[0] != 64:
             return  # not protocol
@@ -224,7 +222,7 @@ class Link:
             reply["ok"] = True
         except RequestError as exc:
             reply = {"id": rid, "ok": False, "error": exc.code, "message": exc.message}
-        except Exception as exc:  # MemoryError while parsing, say: answer, keep running
+        except Exception as exc:  # a bug, a full flash, no memory: answer, keep running
             reply = {"id": rid, "ok": False, "error": "internal",
                      "message": "%s: %s" % (type(exc).__name__, exc)}
         self._answer(reply)
@@ -247,14 +245,10 @@ class Link:
                 raise RequestError("bad_args", "%s needs %s" % (cmd, name))
         try:
             return handler(request) or {}
-        except RequestError:
-            raise
         except Illegal as exc:
             raise RequestError("illegal", _reason(exc))
         except SetupError as exc:
             raise RequestError("bad_args", _reason(exc))
-        except Exception as exc:  # a bug or a full flash: answer, keep running
-            raise RequestError("internal", "%s: %s" % (type(exc).__name__, exc))
 
     def _hello_fields(self, out):
         journal = self.journal
@@ -276,33 +270,29 @@ class Link:
 
     def _new(self, request):
         options = request.get("options")
-        if options is not None:
-            try:
-                dumps(options)  # journaled as is: only JSON the journal can write
-            except TypeError:
-                options = None
-            if not isinstance(options, dict):
-                raise RequestError("bad_args", "options must be an object of integers, "
-                                   "strings, booleans, lists and objects")
+        if options is not None and not (isinstance(options, dict) and _writable(options)):
+            raise RequestError("bad_args", "options must be an object of integers, strings, "
+                               "booleans, lists and objects")
         game = _str(request["game"], "game")
         players = _names(request["players"], "players", 1)
         self.controller.new(game, players, options)
         return self._state(request)
 
-    def _game(self):
+    def _with_game(self):
+        """The controller, once a game is set up."""
         if self.controller.game is None:
             raise RequestError("no_game", "no game is set up")
         return self.controller
 
     def _play(self, request):
         card = _str(request["card"], "card")
-        return self._played(self._game().play(card))
+        return self._played(self._with_game().play(card))
 
     def _undo(self, request):
-        return self._played(self._game().undo())
+        return self._played(self._with_game().undo())
 
     def _redo(self, request):
-        return self._played(self._game().redo())
+        return self._played(self._with_game().redo())
 
     def _played(self, effects):
         return {"state": self.controller.state(), "effects": effects}
@@ -354,6 +344,15 @@ class Link:
             self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
         except MemoryError:  # the input is journaled and applied; the host can ask `state`
             self._out.write("\n")
+
+
+def _writable(value):
+    """True when the journal can write value (canonical JSON has no floats)."""
+    try:
+        dumps(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _reason(exc):

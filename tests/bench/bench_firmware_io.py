@@ -148,7 +148,8 @@ def main():
         print("journal boot with %(games)d games (%(records)d records): %(boot_ms).1f ms" % row)
     counts, elapsed = fuzz(args.heap, args.fuzz)
     print("fuzz: %d frames in %.0f s, every one answered correctly or ignored; by expected answer: %s"
-          % (sum(counts.values()), elapsed, json.dumps(counts, sort_keys=True)))
+          % (sum(counts.values()), elapsed,
+             ", ".join("%s %d" % (k or "noise", v) for k, v in sorted(counts.items(), key=str))))
 
 
 if __name__ == "__main__":

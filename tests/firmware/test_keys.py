@@ -1,5 +1,6 @@
 """The keypad task on the virtual board's electrically emulated matrix: fast typing, key
 chatter and long presses, observed through the game state on the link."""
+import json
 import time
 
 
@@ -42,3 +43,67 @@ def test_chatter_is_one_press_and_a_long_press_is_redo(frames, board):
     assert frames.ok("state")["state"]["total"] == 7
     kinds = [r[3] for r in frames.ok("log", **{"from": 1, "max": 32})["records"]]
     assert kinds == ["new", "play", "undo", "redo"]
+
+
+SCAN = r'''
+import json, micropython
+from croupier.keys import Keypad
+
+class Matrix:
+    """The keypad's wiring: a pressed key joins its row and column; columns pull up."""
+    def __init__(self):
+        self.down = bytearray(16)
+        self.rows = [Line(self, "row", i) for i in range(4)]
+        self.cols = [Line(self, "col", i) for i in range(4)]
+
+class Line:
+    def __init__(self, matrix, kind, i):
+        self.m, self.kind, self.i, self.level = matrix, kind, i, 1
+    def value(self, x=None):
+        if x is not None:
+            self.level = x
+            return
+        for r in range(4):  # a column reads low when a pressed key joins it to a low row
+            if self.m.rows[r].level == 0 and self.m.down[r * 4 + self.i]:
+                return 0
+        return 1
+
+LABELS = "1 2 3 A 4 5 6 B 7 8 9 C * 0 # D".split()
+m = Matrix()
+k = Keypad(m.rows, m.cols, LABELS)
+# (ms, key index, down): chatter on "5", a 60 ms "5", a 700 ms "*", "1" and "2" overlapping,
+# a 10 ms glitch on "9" that must not count
+timeline = []
+for i in range(5):
+    timeline += [(100 + 2 * i, 5, i % 2 == 0)]
+timeline += [(110, 5, True), (170, 5, False)]
+timeline += [(300, 12, True), (1000, 12, False)]
+timeline += [(1200, 0, True), (1240, 1, True), (1270, 0, False), (1320, 1, False)]
+timeline += [(1500, 10, True), (1510, 10, False)]
+
+def run():
+    i = 0
+    micropython.heap_lock()  # the scan itself must not allocate
+    try:
+        for t in range(0, 1700, 5):
+            while i < len(timeline) and timeline[i][0] <= t:
+                m.down[timeline[i][1]] = 1 if timeline[i][2] else 0
+                i += 1
+            k.scan(t)
+    finally:
+        micropython.heap_unlock()
+
+run()
+out = []
+while k._count:
+    slot = k._head
+    k._head = (slot + 1) % len(k._ring)
+    k._count -= 1
+    out.append([k.names[k._ring[slot]], k._ring_hold[slot]])
+print(json.dumps(out))
+'''
+
+
+def test_scan_debounces_reports_holds_and_never_allocates(mpy):
+    events = json.loads(mpy(SCAN))
+    assert events == [["5", 0], ["undo", 1], ["1", 0], ["2", 0]]

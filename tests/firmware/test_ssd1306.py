@@ -88,3 +88,33 @@ def test_show_sends_only_changed_columns_and_the_panel_matches(mpy):
     assert not panel.lit() and panel.glass() == bytes(1024)
     replay(steps["on"])
     assert panel.glass() == b"\xff" * 1024
+
+
+NO_ALLOC = r'''
+import micropython
+from croupier.ssd1306 import SSD1306
+
+class Bus:  # counts bytes only, so that the heap can stay locked
+    n = 0
+    def writeto(self, addr, buf, stop=True):
+        self.n += len(buf)
+
+def run():
+    bus = Bus()
+    d = SSD1306(bus)
+    d.text("40", 0, 0, 1)
+    before = bus.n
+    micropython.heap_lock()  # show() must not allocate
+    try:
+        sent = d.show()
+        sent += d.show()
+    finally:
+        micropython.heap_unlock()
+    print(sent, bus.n - before)
+run()
+'''
+
+
+def test_show_never_allocates(mpy):
+    sent, on_bus = map(int, mpy(NO_ALLOC).split())
+    assert sent == 16 and on_bus == 16 + 8  # "40": 16 columns, one window, nothing the 2nd time
