@@ -5,9 +5,11 @@
 #                          active, and a snapshot of the unfinished game as it was when that
 #                          segment began. Rewritten (temp file, then rename) at each boot and
 #                          when a segment is closed.
-#   00000001.log ...       segments, named by the seq of their first record; one sealed
-#                          record per line: canon JSON `[seq, time, game_id, kind, data]`,
-#                          `|`, its CRC-32 in 8 hex digits, newline.
+#   00000065.log           the active segment, named by the seq of its first record; one
+#                          sealed record per line: canon JSON `[seq, time, game_id, kind,
+#                          data]`, `|`, its CRC-32 in 8 hex digits, newline.
+#   closed/00000001.log …  closed segments, moved out of the way so that the folder boot
+#                          works in stays small however many games are stored.
 # littlefs makes each closed write and each rename atomic; the CRCs catch what a different
 # filesystem (or a damaged flash) leaves behind. Boot reads the head and scans only the
 # active segment, which is closed after SEGMENT_RECORDS records (about one flash block), so
@@ -24,6 +26,7 @@ from croupier.rules import canon
 SEGMENT_RECORDS = const(64)  # records per segment: bounds the scan at boot
 _HEAD = "head"
 _TMP = ".tmp"
+_CLOSED = "closed"
 
 
 def crc_hex(data):
@@ -100,13 +103,31 @@ class Journal:
         self._next_seq = self._segment
         self._in_segment = 0
         self._write_head(self._segment, game)  # count the boot; the head is otherwise as read
+        for name in os.listdir(self.path):  # a segment closed just before a power cut
+            if name.endswith(".log") and int(name[:-4]) != self._segment:
+                self._archive(int(name[:-4]))
         self._scan_active()
 
     def _close_segment(self):
-        """Start a new segment: the head points at it, with the game as it stands."""
+        """Start a new segment: the head points at it, with the game as it stands; then the
+        old one moves to closed/ (a power cut in between is mended at the next boot)."""
+        old = self._segment
         self._write_head(self._next_seq, self._game.snapshot() if self._game else None)
         self._segment = self._next_seq
         self._in_segment = 0
+        self._archive(old)
+
+    def _archive(self, first):
+        try:
+            os.rename(self._file(_segment_name(first)), self._segment_file(first))
+        except OSError:
+            pass  # never written (nothing to move), or moved at the next boot
+
+    def _segment_file(self, first):
+        """Where the segment starting at seq first lives."""
+        if first == self._segment:
+            return self._file(_segment_name(first))
+        return self._file(_CLOSED + "/" + _segment_name(first))
 
     # -- boot -------------------------------------------------------------------------
 
@@ -114,10 +135,11 @@ class Journal:
         return self.path + "/" + name
 
     def _ensure_dir(self):
-        try:
-            os.stat(self.path)
-        except OSError:
-            os.mkdir(self.path)
+        for folder in (self.path, self._file(_CLOSED)):
+            try:
+                os.stat(folder)
+            except OSError:
+                os.mkdir(folder)
 
     def _read_head(self):
         try:
@@ -129,15 +151,17 @@ class Journal:
 
     def _wipe(self):
         """A journal without a head is new: clear whatever an older one left."""
-        for name in os.listdir(self.path):
-            os.remove(self._file(name))
+        for folder in (self.path, self._file(_CLOSED)):
+            for name in os.listdir(folder):
+                if name != _CLOSED:
+                    os.remove(folder + "/" + name)
 
     def _new_epoch(self):
         return binascii.hexlify(os.urandom(4)).decode()
 
     def _scan_active(self):
         """Replay the active segment onto the head's snapshot; cut a bad tail off."""
-        name = self._file(_segment_name(self._segment))
+        name = self._segment_file(self._segment)
         good = 0  # bytes of valid records
         bad_tail = False
         try:
@@ -216,7 +240,7 @@ class Journal:
             game_id = seq
         record = [seq, self.now(), game_id, kind, data]
         line = seal(canon.dumps(record))
-        with open(self._file(_segment_name(self._segment)), "ab") as f:
+        with open(self._segment_file(self._segment), "ab") as f:
             f.write(line)
         self._note(record)
         if self._in_segment >= SEGMENT_RECORDS:
@@ -227,12 +251,11 @@ class Journal:
         return seq
 
     def _segments(self):
-        """First seqs of the segment files, ascending."""
-        firsts = []
-        for name in os.listdir(self.path):
-            if name.endswith(".log"):
-                firsts.append(int(name[:-4]))
+        """First seqs of the segments, closed ones and the active one, ascending."""
+        firsts = [int(name[:-4]) for name in os.listdir(self._file(_CLOSED))
+                  if name.endswith(".log")]
         firsts.sort()
+        firsts.append(self._segment)
         return firsts
 
     def records(self, from_seq, max_records, max_bytes=None):
@@ -245,7 +268,7 @@ class Journal:
             if i + 1 < len(firsts) and firsts[i + 1] <= from_seq:
                 continue  # wholly before from_seq
             try:
-                f = open(self._file(_segment_name(firsts[i])), "rb")
+                f = open(self._segment_file(firsts[i]), "rb")
             except OSError:
                 continue
             with f:
@@ -268,7 +291,7 @@ class Journal:
                 break  # the active segment stays
             end = (firsts[i + 1] if i + 1 < len(firsts) else self._segment) - 1
             if end <= upto:
-                os.remove(self._file(_segment_name(firsts[i])))
+                os.remove(self._segment_file(firsts[i]))
 
     def resume(self):
         """(game_id, setup, actions) of the unfinished game, or None. actions: [kind, data]

@@ -13,6 +13,7 @@ from pathlib import Path
 from croupier.link import LinkError
 
 MPREMOTE_TIMEOUT = 120  # seconds for one mpremote run (a full copy over 115200 baud fits)
+HASH_TIMEOUT = 30       # seconds for hashing the firmware files on the board
 DIR_FLAG = 0x4000       # stat mode bit of a directory on MicroPython
 
 # Prints "=path sha256" for every file under the given top-level names (files or folders).
@@ -92,7 +93,12 @@ class Mpremote:
 
     def hashes(self, tops):
         """{path: sha256 hex} of every file on the board under the top-level names `tops`."""
-        out = self.run("exec", _HASH_SCRIPT % (DIR_FLAG, sorted(tops)))
+        script = _HASH_SCRIPT % (DIR_FLAG, sorted(tops))
+        try:
+            out = self.run("exec", script, timeout=HASH_TIMEOUT)
+        except DeployError:
+            # mpremote waits forever for a board that dropped its Ctrl-C while booting: once more
+            out = self.run("exec", script, timeout=HASH_TIMEOUT)
         found = {}
         for line in out.splitlines():
             if line.startswith("="):

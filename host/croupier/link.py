@@ -185,14 +185,15 @@ class Link:
 
     def wait_event(self, name, timeout=None):
         """The first collected event called `name` (removed from `events`), waiting up to timeout."""
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        timeout = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
         while True:
             for ev in self.events:
                 if ev.get("ev") == name:
                     self.events.remove(ev)
                     return ev
             if time.monotonic() >= deadline:
-                raise LinkTimeout("no %r event within %.1f s" % (name, self.timeout if timeout is None else timeout))
+                raise LinkTimeout("no %r event within %.1f s" % (name, timeout))
             self._next_message(min(deadline, time.monotonic() + 0.1))
 
     def hello(self, within=None):
@@ -228,10 +229,16 @@ def board_port(port_arg):
     """Yield the serial port name to use: `sim` starts a fresh virtual board for the duration,
     None picks the only connected board (see croupier.ports)."""
     if port_arg == "sim":
-        from croupier.sim import VirtualBoard
+        from croupier.sim import SimError, VirtualBoard
 
-        with VirtualBoard() as vb:
-            yield vb.port
+        try:
+            board = VirtualBoard().start()
+        except SimError as exc:
+            raise LinkError("cannot start a virtual board: %s" % exc) from exc
+        try:
+            yield board.port
+        finally:
+            board.close()
         return
     if port_arg is None:
         from croupier.ports import pick_board

@@ -138,9 +138,13 @@ def frames(board):
 
 
 def wait_for_boot(frames, timeout=30.0):
+    """The firmware's boot event; fails at once when the board fell back to the REPL."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        obj = frames.read_frame(deadline - time.monotonic())
+        obj = frames.read_frame(min(0.5, deadline - time.monotonic()))
         if obj is not None and obj.get("ev") == "boot":
             return obj
+        if any(line.startswith(b">>> ") for line in frames.noise[-2:]):
+            raise AssertionError("the firmware stopped at start-up (heap %s):\n%s"
+                                 % (HEAP, b"".join(frames.noise[-12:]).decode(errors="replace")))
     raise AssertionError("no boot event within %.0fs; noise: %r" % (timeout, frames.noise[-5:]))

@@ -78,7 +78,7 @@ class Trial:
         self.all.extend(self.journal.records(first, 100))
 
     def run_until_cut(self):
-        self.flash.cut_at = self.flash.writes + self.rnd.randint(1, 40)
+        self.flash.cut_at = self.flash.writes + self.rnd.randint(1, 90)
         while True:
             try:
                 self.step()

@@ -41,14 +41,12 @@ gid = j.append(None, "new", {"game": "lobo77", "players": ["C", "D"], "options":
 for i in range(SEGMENT_RECORDS + 5):
     j.append(gid, "play", "1")
 out["last_seq"] = j.last_seq
-logs = sorted(n for n in os.listdir("/flash/j") if n.endswith(".log"))
-out["segments"] = len(logs)
+closed = os.listdir("/flash/j/closed")
+out["segments"] = [len(closed), sorted(n for n in os.listdir("/flash/j") if n != "closed")]
 # boot must not read closed segments: damage every one of them, the game still resumes
-active = "%08d.log" % int(json.loads(open("/flash/j/head").read().rsplit("|", 1)[0])["segment"])
-for name in logs:
-    if name != active:
-        with open("/flash/j/" + name, "wb") as f:
-            f.write(b"garbage\n")
+for name in closed:
+    with open("/flash/j/closed/" + name, "wb") as f:
+        f.write(b"garbage\n")
 j = Journal("/flash/j")
 r = j.resume()
 out["long_game"] = [r[0], len(r[2]), j.last_seq]
@@ -89,7 +87,8 @@ def test_journal_records_resume_snapshots_and_ack(mpy):
     assert out["records"][5] == [6, None, 1, "undo", None]
     assert [r[0] for r in out["page"]] == [3, 4]
     assert out["after_end"] is None
-    assert out["segments"] == 4  # 222 records, 64 a segment
+    # 222 records, 64 a segment: 3 closed ones out of the way, the active one and the head
+    assert out["segments"] == [3, ["00000193.log", "head"]]
     assert out["long_game"] == [9 + 12 * 12 + 1, 64 + 5, out["last_seq"]]
     assert out["after_partial_ack"] == 1  # a segment goes only when all of it is acked
     assert out["after_segment_ack"] == 65

@@ -12,7 +12,7 @@ def test_220_power_cuts_lose_duplicate_or_corrupt_nothing(mpy):
     # the last line is the summary; a dead mount's file finalisers may print before it
     out = json.loads(mpy(HERE / "powercut_driver.py", 7, 220, timeout=120).splitlines()[-1])
     assert out["cuts"] >= 220
-    assert out["records"] == out["last_seq"] > 200  # every record accounted for
+    assert out["records"] == out["last_seq"] > 400  # every record accounted for
     assert out["boots"] > 220
 
 

@@ -46,18 +46,6 @@ def vboard():
         yield vb
 
 
-@pytest.fixture
-def board_link(vboard):
-    """A protocol link to the fresh virtual board, once it answers `hello`."""
-    from croupier.link import Link, open_serial
-
-    port = open_serial(vboard.port)
-    link = Link(port, timeout=5.0)
-    link.hello()
-    yield link
-    port.close()
-
-
 def device_records(link):
     """Every journal record the board holds now, pulled over a clean link."""
     from croupier.sync import pull

@@ -17,7 +17,14 @@ BASTA = ["Ana", "Ben", "Cleo"]
 JOURNAL = "import boards\nJ = boards.load().JOURNAL_DIR\n"
 
 
+def booted(vboard):
+    """Wait until the fresh board's firmware answers: mpremote hangs on a board still booting."""
+    with connect(vboard.port):
+        pass
+
+
 def test_deploy_copies_only_changed_files_removes_stale_ones_and_verifies(vboard):
+    booted(vboard)
     staging = build_firmware()
     manifest = read_manifest(staging)
     tops = {p.split("/")[0] for p in manifest}
@@ -37,6 +44,7 @@ def test_flash_command_twice_copies_nothing_the_second_time(vboard, capsys, tmp_
     # flash builds the firmware tree: pin it, so an edit made meanwhile cannot count as a change
     snapshot = shutil.copytree(firmware_dir(), tmp_path / "firmware")
     monkeypatch.setattr("croupier.build.firmware_dir", lambda: snapshot)
+    booted(vboard)
     assert main(["flash", "--port", vboard.port]) == 0
     capsys.readouterr()
     assert main(["flash", "--port", vboard.port]) == 0
@@ -119,7 +127,36 @@ def test_roster_screenshot_and_errors_on_the_board(vboard, tmp_path, capsys):
         assert image.size == (256, 128)
         low, high = image.convert("L").getextrema()
         assert low < high  # something is drawn
+    assert main(["roster", "--port", "sim", "Solo"]) == 0  # a fresh virtual board of its own
+    assert "roster on the board: Solo" in capsys.readouterr().out
     assert main(["roster", "--port", vboard.port, "x" * 40]) == 1
     assert "roster: " in capsys.readouterr().err
     assert main(["sync", "--port", str(tmp_path / "no-such-port"), "--db", str(tmp_path / "d.sqlite3")]) == 1
     assert "cannot open" in capsys.readouterr().err
+
+
+def test_demo_plays_syncs_and_draws_on_a_fresh_virtual_board(tmp_path, capsys):
+    assert main(["demo", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Standings" in out and "Head-to-head" in out
+    for name in ("croupier.sqlite3", "final-screen.png", "standings.png", "lobo77-game.png"):
+        assert str(tmp_path / name) in out and (tmp_path / name).stat().st_size > 0
+    with Store(tmp_path / "croupier.sqlite3") as store:
+        games = store.games()
+    assert [(g["game"], g["status"]) for g in games] == [("lobo77", "over"), ("basta", "over")]
+    assert main(["demo", "--dir", str(tmp_path)]) == 1  # never into an existing database
+    assert "already holds a demo database" in capsys.readouterr().err
+
+
+def test_flash_micropython_refuses_to_erase_unsynced_games(vboard, tmp_path, capsys):
+    image = tmp_path / "micropython.bin"
+    image.write_bytes(b"\xe9" + bytes(4095))
+    db = str(tmp_path / "games.sqlite3")
+    with connect(vboard.port) as link:
+        play_through_link(link, "lobo77", LOBO, ["9", "2"])
+    assert main(["flash", "--port", vboard.port, "--db", db, "--micropython", str(image)]) == 1
+    assert "holds 3 journal record(s) not in %s: run `croupier sync` first" % db in capsys.readouterr().err
+    assert main(["flash", "--port", vboard.port, "--db", db, "--micropython", str(tmp_path / "none.bin")]) == 1
+    assert "no MicroPython image at" in capsys.readouterr().err
+    with connect(vboard.port) as link:  # refused before anything touched the board
+        assert link.call("state")["state"]["total"] == 11

@@ -16,37 +16,25 @@ import time
 from pathlib import Path
 
 from croupier.commands.demo import script_game
-from croupier.link import Link, LinkError, open_serial
+from croupier.link import LinkError, connect
 from croupier.store import Store
 from croupier.sync import pull, sync
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 KINDS = ("noise", "reset", "power")
 MAX_ATTEMPTS = 4
-HELLO_TIMEOUT = 5.0
-
-
-def _link(vb):
-    port = open_serial(vb.port)
-    return port, Link(port, timeout=HELLO_TIMEOUT)
 
 
 def board_records(vb):
-    port, link = _link(vb)
-    try:
-        return pull(link, link.hello()["log_epoch"], 0)
-    finally:
-        port.close()
+    with connect(vb.port) as link:
+        return pull(link, link.info["log_epoch"], 0)
 
 
 def play_game(vb, seed):
-    port, link = _link(vb)
-    try:
+    with connect(vb.port) as link:
         link.call("new", game="basta", players=PLAYERS)
         for card in script_game("basta", PLAYERS, seed=seed)[: 40 + seed % 20]:
             link.call("play", card=card)
-    finally:
-        port.close()
 
 
 class Fault:
@@ -97,11 +85,8 @@ def run_once(vb, seed, db_path):
         while True:
             attempts += 1
             try:
-                port, link = _link(vb)
-                try:
+                with connect(vb.port) as link:
                     sync(link, store, on_page=fault.on_page)
-                finally:
-                    port.close()
                 break
             except LinkError:
                 if attempts >= MAX_ATTEMPTS:

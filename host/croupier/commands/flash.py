@@ -48,11 +48,14 @@ def write_micropython(port, image, store, force):
 
 @reports_errors
 def run(args):
-    from croupier.build import build_firmware, read_manifest
-    from croupier.deploy import deploy
+    from croupier.build import BuildError, build_firmware, read_manifest
+    from croupier.deploy import DeployError, deploy
     from croupier.link import board_port
 
-    staging = build_firmware()
+    try:
+        staging = build_firmware()
+    except BuildError as exc:
+        raise DeployError("the firmware does not build: %s" % exc) from exc
     manifest = read_manifest(staging)
     with board_port(args.port) as port:
         if args.micropython:
