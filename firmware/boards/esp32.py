@@ -6,7 +6,7 @@ NAME = "esp32"
 
 PIN_SDA = const(21)
 PIN_SCL = const(22)
-KEY_ROWS = (32, 33, 25, 26)  # R1..R4, driven low one at a time
+KEY_ROWS = (32, 33, 25, 26)  # R1..R4, pulled low one at a time (open drain)
 KEY_COLS = (27, 14, 4, 18)  # C1..C4, inputs with pull-ups
 PIN_BUZZER = const(23)
 I2C_ADDR = const(60)
@@ -29,7 +29,9 @@ def keypad():
     from machine import Pin
     from croupier.keys import Keypad
 
-    rows = [Pin(n, Pin.OUT, value=1) for n in KEY_ROWS]
+    # Open drain: an idle row floats instead of driving high, so two keys held in one
+    # column never short a high row to the low row being scanned.
+    rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in KEY_ROWS]
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in KEY_COLS]
     return Keypad(rows, cols, KEY_LABELS)
 
