@@ -1,6 +1,7 @@
 """Virtual boards for the sim tests: each test gets boards whose flash holds its own small
 program (main.py), not the firmware, so these tests exercise the board itself."""
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from croupier.sim import VirtualBoard
 
 ROOT = Path(__file__).resolve().parents[2]
-MPREMOTE = str(ROOT / ".venv" / "bin" / "mpremote")
+MPREMOTE = str(Path(sys.executable).parent / "mpremote")  # the venv running the tests
 
 
 @pytest.fixture

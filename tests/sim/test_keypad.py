@@ -1,4 +1,9 @@
 """The keypad is electrical: a matrix scan on the board sees exactly the pressed keys."""
+import time
+
+import pytest
+
+from croupier.sim import SimError
 SCANNER = """
 import sys, time, micropython
 from machine import Pin
@@ -85,3 +90,14 @@ def test_scanning_allocates_nothing_while_keys_change(make_board):
     for _ in range(3):
         board.press("5", ms=60, gap=60)
     assert b"seen True" in board.wait_output(b"seen ")
+
+
+def test_a_board_that_stops_scanning_fails_key_presses_instead_of_hanging(make_board):
+    board = make_board(main="print('spinning')\nwhile True:\n    pass\n")
+    board.wait_output(b"spinning")
+    started = time.monotonic()
+    with pytest.raises(SimError, match="has not read its keypad"):
+        for _ in range(200000):  # fills the side channel: the board never reads it
+            board.key_down("1")
+            board.key_up("1")
+    assert time.monotonic() - started < 60

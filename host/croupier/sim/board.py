@@ -34,6 +34,7 @@ INTERRUPT = 0x03
 OUTPUT_KEPT = 4 << 20  # bytes of board output kept for wait_output()
 UNSENT_KEPT = 1 << 20  # bytes waiting for a reader of the serial port; older ones are lost
 RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is lost
+SIDE_DEADLINE = 5.0  # seconds the board may take to read a side-channel message
 LOGICAL_KEYS = {"ok": "#", "undo": "*", "a": "A", "b": "B", "c": "C", "d": "D", "menu": "D"}
 
 
@@ -222,12 +223,12 @@ class VirtualBoard:
     def key_down(self, key):
         with self._lock:
             self._keys |= self.key_bit(key)
-            self._send(channel.keys(self._keys))
+            self._send_keys()
 
     def key_up(self, key):
         with self._lock:
             self._keys &= ~self.key_bit(key)
-            self._send(channel.keys(self._keys))
+            self._send_keys()
 
     def press(self, key, ms=100, gap=60):
         """Hold a key for ms milliseconds, release it and wait gap ms (real debounce timing)."""
@@ -489,6 +490,7 @@ class VirtualBoard:
         if self._side is not None:
             self._selector.unregister(self._side)
             self._side.close()
+        conn.settimeout(SIDE_DEADLINE)  # a stuck board must not hang the host
         self._side = conn
         self._decoder = channel.Decoder()
         self._selector.register(conn, selectors.EVENT_READ, self._on_side)
@@ -539,12 +541,21 @@ class VirtualBoard:
         elif kind == channel.FORMATTED:
             self.formats += 1
 
-    def _send(self, message: bytes):
+    def _send(self, message: bytes) -> bool:
+        """-> False when the board has not taken the message within SIDE_DEADLINE s."""
         if self._side is not None:
             try:
                 self._side.sendall(message)
+            except socket.timeout:
+                return False  # alive but not reading: the firmware is stuck
             except OSError:
                 pass  # the interpreter is going away; the next one gets the state on connect
+        return True
+
+    def _send_keys(self):
+        if not self._send(channel.keys(self._keys)):
+            raise toolchain.SimError("the board has not read its keypad for %g s: is the firmware stuck? "
+                           "(last output: %r)" % (SIDE_DEADLINE, self.output()[-200:]))
 
     def _wake(self):
         if getattr(self, "_wake_w", None) is not None:
