@@ -27,6 +27,7 @@ SEGMENT_RECORDS = const(64)  # records per segment: bounds the scan at boot
 _HEAD = "head"
 _TMP = ".tmp"
 _CLOSED = "closed"
+_UNDO = ("undo", None)
 
 
 def crc_hex(data):
@@ -39,6 +40,30 @@ def crc_hex(data):
 def seal(text):
     """The line that carries text with its CRC: `text|crc8\\n` (the wire adds a leading @)."""
     return text + "|" + crc_hex(text) + "\n"
+
+
+class Sealer:
+    """Writes what seal() returns, piece by piece, keeping a running CRC: nothing the size of
+    the whole line is ever built (a head holding a long game, a `log` page)."""
+
+    def __init__(self, write):
+        self._write = write
+        self._crc = 0
+
+    def piece(self, text):
+        self._write(text)
+        self._crc = binascii.crc32(text, self._crc)
+
+    def close(self):
+        self._write("|%08x\n" % (self._crc & 0xFFFFFFFF))
+
+
+def write_sealed(value, write):
+    """Write value as one sealed line of canonical JSON through write(text). For a temp file
+    or the wire: a value canon refuses leaves a partial line behind."""
+    sealer = Sealer(write)
+    canon.dump(value, sealer.piece)
+    sealer.close()
 
 
 def unseal(line):
@@ -79,8 +104,9 @@ class Game:
     def actions(self):
         """Inputs that rebuild the game, undo/redo history included: every card ever still
         on the redo stack is played, then taken back."""
-        plays = [["play", card] for card in self.inputs + self.undone[::-1]]
-        return plays + [["undo", None]] * len(self.undone)
+        plays = [("play", card) for card in self.inputs]  # pairs as tuples: half the heap
+        plays += [("play", card) for card in reversed(self.undone)]
+        return plays + [_UNDO] * len(self.undone)
 
     def snapshot(self):
         return [self.game_id, self.setup, self.inputs, self.undone]
@@ -213,7 +239,7 @@ class Journal:
         head = {"epoch": self.epoch, "boots": self.boots, "segment": segment, "game": game}
         name = self._file(_HEAD)
         with open(name + _TMP, "wb") as f:
-            f.write(seal(canon.dumps(head)))
+            write_sealed(head, f.write)
         os.rename(name + _TMP, name)
 
     # -- the journal API --------------------------------------------------------------
@@ -239,8 +265,8 @@ class Journal:
         if game_id is None:
             game_id = seq
         record = [seq, self.now(), game_id, kind, data]
-        line = seal(canon.dumps(record))
-        with open(self._segment_file(self._segment), "ab") as f:
+        line = seal(canon.dumps(record))  # whole before the file opens: a value canon
+        with open(self._segment_file(self._segment), "ab") as f:  # refuses writes nothing
             f.write(line)
         self._note(record)
         if self._in_segment >= SEGMENT_RECORDS:

@@ -12,9 +12,9 @@ import sys
 import time
 
 import croupier
-from croupier.journal import crc_hex
+from croupier.journal import Sealer, crc_hex
 from croupier.rules import Illegal, SetupError
-from croupier.rules.canon import dumps
+from croupier.rules.canon import dump, dumps
 
 PROTO = const(1)
 MAX_LINE = const(1024)  # bytes of a request line, `@` and `|crc` included, newline not
@@ -22,7 +22,6 @@ LOG_PAGE = const(32)  # most records one `log` reply carries
 LOG_BYTES = const(2048)  # and about this much journal text, so a page fits a small heap
 MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
-_STREAM_DEPTH = const(3)  # reply, its values, their items: deeper values go out whole
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 _BOOT_TICKS = time.ticks_ms()
 
@@ -105,7 +104,6 @@ class Link:
         self._out = stdout or sys.stdout
         self._line = bytearray(MAX_LINE)
         self._byte = bytearray(1)
-        self._crc = 0  # running CRC of the frame being written
         # command -> (handler, {argument: required})
         self._commands = {
             "hello": (self._hello, {}),
@@ -127,46 +125,26 @@ class Link:
     # -- wire -------------------------------------------------------------------------
 
     def send(self, obj):
-        """Write one frame: `@`, the canonical JSON of obj, `|`, its CRC-32, newline.
+        """Write one frame: `@`, the canonical JSON of obj (a dict), `|`, its CRC-32, newline.
         Written piece by piece with a running CRC: a fragmented heap never has to find room
         for a whole reply (a log page, a screen)."""
-        self._crc = 0
-        self._out.write("@")
-        self._emit(obj, _STREAM_DEPTH)
-        self._out.write("|%08x\n" % (self._crc & 0xFFFFFFFF))
-
-    def _emit(self, value, depth):
-        """value as canon.dumps writes it: containers down to depth in pieces."""
-        if isinstance(value, Base64):
-            self._base64(value.data)
-        elif depth and isinstance(value, dict):
-            sep = "{"
-            for key in sorted(value):
-                self._piece(sep + dumps(key) + ":")
-                self._emit(value[key], depth - 1)
-                sep = ","
-            self._piece("}" if sep == "," else "{}")
-        elif depth and isinstance(value, list):
-            sep = "["
-            for item in value:
-                self._piece(sep)
-                self._emit(item, depth - 1)
-                sep = ","
-            self._piece("]" if sep == "," else "[]")
-        else:
-            self._piece(dumps(value))
-
-    def _piece(self, text):
-        self._out.write(text)
-        self._crc = binascii.crc32(text, self._crc)
-
-    def _base64(self, data):
-        """data as a JSON string of base64, encoded a slice at a time."""
-        self._piece('"')
-        view = memoryview(data)
-        for start in range(0, len(data), _B64_SLICE):
-            self._piece(binascii.b2a_base64(view[start:start + _B64_SLICE], newline=False))
-        self._piece('"')
+        out = self._out
+        out.write("@")
+        sealer = Sealer(out.write)
+        piece = sealer.piece
+        sep = "{"
+        for key in sorted(obj):
+            piece(sep)
+            dump(key, piece)
+            piece(":")
+            value = obj[key]
+            if isinstance(value, Base64):
+                _base64(value.data, piece)
+            else:
+                dump(value, piece)
+            sep = ","
+        piece("{}" if sep == "{" else "}")
+        sealer.close()
 
     def _answer(self, reply):
         try:
@@ -344,6 +322,15 @@ class Link:
             self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
         except MemoryError:  # the input is journaled and applied; the host can ask `state`
             self._out.write("\n")
+
+
+def _base64(data, piece):
+    """data as a JSON string of base64, encoded a slice at a time."""
+    piece('"')
+    view = memoryview(data)
+    for start in range(0, len(data), _B64_SLICE):
+        piece(binascii.b2a_base64(view[start:start + _B64_SLICE], newline=False))
+    piece('"')
 
 
 def _writable(value):

@@ -184,12 +184,19 @@ def _esptool(*args, timeout=300):
     return proc.stdout
 
 
+def chip_in(esptool_output: str):
+    """The chip family esptool names (`ESP32`, `ESP32-S3`, ...), or None."""
+    match = re.search(r"Detecting chip type\.*\s*(ESP32(?:-[SCH]\d)?)", esptool_output) \
+        or re.search(r"Chip (?:is|type:)\s*(ESP32(?:-[SCH]\d)?)", esptool_output)
+    return match.group(1).upper() if match else None
+
+
 def detect_chip(port) -> str:
     out = _esptool("--port", port, "chip_id", timeout=60)
-    match = re.search(r"Detecting chip type\.*\s*(ESP32[-\w]*)", out) or re.search(r"Chip (?:is|type:)\s*(ESP32(?:-[SCH]\d)?)", out)
-    if not match:
+    chip = chip_in(out)
+    if not chip:
         raise DeployError("esptool did not say which chip is on %s:\n%s" % (port, out.strip()[-500:]))
-    return match.group(1).upper()
+    return chip
 
 
 def unsynced_records(link, store) -> int:

@@ -6,7 +6,7 @@ after them), so they are pulled, and refused, again until the board's journal is
 """
 import time
 
-from croupier.link import LinkError, LinkTimeout
+from croupier.link import DeviceError, LinkError, LinkTimeout
 from croupier.rules import Illegal, SetupError, new_game
 from croupier.rules.canon import dumps as canon
 
@@ -31,7 +31,8 @@ def _differences(mine, theirs):
     if not isinstance(mine, dict) or not isinstance(theirs, dict):
         return "replay gives %s, the device has %s" % (canon(mine), canon(theirs))
     keys = sorted(k for k in set(mine) | set(theirs) if canon(mine.get(k)) != canon(theirs.get(k)))
-    return "; ".join("%s: replay gives %s, the device has %s" % (k, canon(mine.get(k)), canon(theirs.get(k))) for k in keys)
+    return "; ".join("%s: replay gives %s, the device has %s" % (k, canon(mine.get(k)), canon(theirs.get(k)))
+                     for k in keys)
 
 
 def _apply(engine, kind, data):
@@ -122,20 +123,24 @@ def _check_record(rec, after):
 def pull(link, log_epoch, start, on_page=None):
     """Records with seq >= start, page by page; pages shrink while answers get lost."""
     records, page, after = [], PAGE_MAX, start - 1
-    stalled_at = time.monotonic() + STALL_TIMEOUT
+    give_up_at = time.monotonic() + STALL_TIMEOUT
     while True:
         try:
             answer = link.call("log", timeout=PAGE_TIMEOUT, retries=0, max=page, **{"from": after + 1})
-        except LinkTimeout:
-            if time.monotonic() > stalled_at:
+        except (LinkTimeout, DeviceError) as exc:
+            # a lost page, or a board short of memory for it ("internal", "busy"): ask for less
+            if isinstance(exc, DeviceError) and exc.error not in ("internal", "busy"):
+                raise
+            if time.monotonic() > give_up_at:
                 raise LinkError("no intact journal page from the board for %d s; nothing was stored, "
-                                "run sync again" % STALL_TIMEOUT)
+                                "run sync again (%s)" % (STALL_TIMEOUT, exc)) from exc
             page = max(1, page // 2)
             continue
-        stalled_at = time.monotonic() + STALL_TIMEOUT
+        give_up_at = time.monotonic() + STALL_TIMEOUT
         page = min(PAGE_MAX, page + PAGE_GROWTH)  # grow gently: halve on loss
         if answer.get("log_epoch") != log_epoch:
-            raise LinkError("the board's journal was wiped or replaced during sync; nothing was stored, run sync again")
+            raise LinkError("the board's journal was wiped or replaced during sync; nothing was stored, "
+                            "run sync again")
         for rec in answer.get("records") or []:
             _check_record(rec, after)
             records.append(rec)

@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from croupier.sim import FIRMWARE_HEAP
+
 HERE = Path(__file__).resolve().parent
-# The acceptance heap; CROUPIER_TEST_HEAP=128k helps tell a memory problem from a logic one.
-HEAP = os.environ.get("CROUPIER_TEST_HEAP", "64k")
+# The virtual board's heap for this suite: croupier.sim.FIRMWARE_HEAP (CROUPIER_TEST_HEAP).
+HEAP = FIRMWARE_HEAP
 REPO = HERE.parent.parent
 FIRMWARE = REPO / "firmware"
 

@@ -72,7 +72,7 @@ def test_pad_scores_penalties_and_hands_and_the_first_player_moves_left(micropyt
     assert round2["round"] == 2 and round2["turn"] == 1
     assert s["round2"]["news"] == ["ROUND 2"]
     # round 2 opens with P2's hand, then P3, then P1
-    assert s["round2_typed"]["preview"] == ["3 -> P3 next", "# to play"]
+    assert s["round2_typed"]["preview"] == ["3 -> P3 next"]
     end = s["end"]
     assert end["inputs"][3:] == ["hand:0:4", "hand:1:0", "hand:2:7", "hand:1:3", "hand:2:1",
                                  "hand:0:2", "hand:2:5", "hand:0:5", "hand:1:9"]
@@ -96,7 +96,7 @@ def test_referee_rules_on_cards_without_touching_the_game(micropython, tmp_path)
     assert pixels(s["same_colour"]["fb"]) != pixels(s["factor"]["fb"])
     for snap in s.values():
         assert snap["inputs"] == ["pen:0"]  # rulings change nothing
-    assert s["back"]["preview"] == ["6 -> P2 next", "# to play"]  # the pad again
+    assert s["back"]["preview"] == ["6 -> P2 next"]  # the pad again
 
 
 def test_game_by_keys_on_the_virtual_board(vb, link):

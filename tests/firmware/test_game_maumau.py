@@ -129,7 +129,7 @@ def test_tracker_follows_sevens_jacks_skips_reverses_and_aces(micropython, tmp_p
     ace = s["ace"]["state"]
     assert s["ace"]["inputs"][-2:] == ["9", "A"]  # "1" is the ace
     assert ace["dir"] == -1 and ace["turn"] == 2  # P1 reversed, P3's ace: P3 again
-    assert s["typed"]["preview"] == ["5 -> P2 next", "# to play"]
+    assert s["typed"]["preview"] == ["5 -> P2 next"]
 
 
 def test_score_pad_counts_a_hand_card_by_card_and_scores_the_round(micropython, tmp_path):

@@ -24,7 +24,7 @@ def test_typing_previews_the_result_before_ok(micropython, tmp_path):
 
 def test_undo_while_typing_deletes_a_digit_and_the_preview_follows(micropython, tmp_path):
     s = play(micropython, tmp_path, LOBO3, ("keys", "4 4 undo"), ("snap", "s"))
-    assert s["s"]["preview"] == ["4 -> 4", "# to play"]
+    assert s["s"]["preview"] == ["4 -> 4"]
     assert s["s"]["inputs"] == []
 
 
@@ -113,3 +113,22 @@ def test_inputs_over_the_link_are_announced_like_keys(micropython, tmp_path):
              ("link", "new", "basta", ["Ann", "Bob"]), ("snap", "new"))
     assert s["s"]["news"] == ["DOUBLET!"] and s["s"]["tunes"] == ["doublet"]
     assert s["new"]["screen"] == "Play" and s["new"]["state"]["game"] == "basta"
+
+
+def test_a_game_started_over_the_link_during_the_splash_keeps_the_typed_card(micropython,
+                                                                             tmp_path):
+    # the splash's timeout passes while "3" is typed: it must not reopen the play screen
+    s = by_name(run_ui(micropython, tmp_path, [
+        ("link", "new", "lobo77", ["Ann", "Bob", "Cy"]), ("keys", "9 ok 3"), ("tick", 1500),
+        ("keys", "ok"), ("snap", "s")]))
+    assert s["s"]["inputs"] == ["9", "3"] and s["s"]["screen"] == "Play"
+
+
+def test_ok_just_after_an_announcement_went_by_itself_only_closes_it(micropython, tmp_path):
+    # P2 2x; P3's first card makes 11: the doublet goes by itself, then P3 presses `ok` to
+    # close it; only a later `ok` ends P3's turn early
+    s = play(micropython, tmp_path, LOBO3, ("keys", "a 1 1 ok"), ("tick", 1600),
+             ("keys", "ok"), ("snap", "closed"), ("tick", 1200), ("keys", "ok"),
+             ("snap", "ended"))
+    assert s["closed"]["inputs"] == ["2x", "11"] and s["closed"]["message"] is None
+    assert s["ended"]["inputs"] == ["2x", "11", "end"]

@@ -166,9 +166,10 @@ PRESS_MS, GAP_MS, HOLD_MS = 80, 60, 750  # realistic typing; a long press passes
 
 
 def board_heap():
-    """The virtual board's heap: the 64 KB budget unless CROUPIER_SIM_HEAP says otherwise
-    (to see what else passes while the firmware is over budget)."""
-    return os.environ.get("CROUPIER_SIM_HEAP", "64k")
+    """The virtual board's heap for the firmware suite (croupier.sim.FIRMWARE_HEAP)."""
+    from croupier.sim import FIRMWARE_HEAP
+
+    return FIRMWARE_HEAP
 
 
 def press_keys(vb, keys):

@@ -129,6 +129,8 @@ def test_roster_screenshot_and_errors_on_the_board(vboard, tmp_path, capsys):
         assert low < high  # something is drawn
     assert main(["roster", "--port", "sim", "Solo"]) == 0  # a fresh virtual board of its own
     assert "roster on the board: Solo" in capsys.readouterr().out
+    assert main(["sync", "--port", "sim", "--db", str(tmp_path / "empty.sqlite3")]) == 0
+    assert "0 record(s) pulled, 0 new, 0 game(s) updated" in capsys.readouterr().out
     assert main(["roster", "--port", vboard.port, "x" * 40]) == 1
     assert "roster: " in capsys.readouterr().err
     assert main(["sync", "--port", str(tmp_path / "no-such-port"), "--db", str(tmp_path / "d.sqlite3")]) == 1

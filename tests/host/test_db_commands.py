@@ -94,3 +94,10 @@ def test_an_empty_database_says_so(tmp_path, capsys):
     assert main(["plot", "standings", "--db", empty, "--out", str(tmp_path / "x.png")]) == 1
     assert "no finished games yet" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_the_default_database_lives_in_the_user_data_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(["games"]) == 0
+    assert str(tmp_path / "croupier" / "croupier.sqlite3") in capsys.readouterr().out
+    assert (tmp_path / "croupier" / "croupier.sqlite3").is_file()

@@ -1,7 +1,7 @@
 """Deploy planning, chip offsets and board detection: the parts that need no board."""
 import pytest
 
-from croupier.deploy import DeployError, _folders, chip_offset, plan
+from croupier.deploy import DeployError, _folders, chip_in, chip_offset, plan
 from croupier.link import LinkError
 from croupier.ports import bridge_name, choose_board
 
@@ -27,6 +27,15 @@ def test_micropython_offset_per_chip():
         chip_offset("ESP8266")
 
 
+def test_the_chip_is_read_from_what_esptool_says():
+    v5 = "Connecting....\nDetecting chip type... ESP32-S3\nChip type:          ESP32-S3 (QFN56) (revision v0.2)\n"
+    v4 = "Connecting.....\nDetecting chip type... Unsupported detection protocol, switching and trying again...\n" \
+         "Detecting chip type... ESP32\nChip is ESP32-D0WD-V3 (revision v3.1)\n"
+    assert chip_in(v5) == "ESP32-S3"
+    assert chip_in(v4) == "ESP32"
+    assert chip_in("A fatal error occurred: Failed to connect to Espressif device") is None
+
+
 def test_boards_are_recognised_by_usb_bridge():
     assert bridge_name(0x10C4, 0xEA60) == "CP210x"
     assert bridge_name(0x1A86, 0x55D4) == "CH9102"
@@ -45,3 +54,11 @@ def test_the_only_board_is_picked_and_none_or_several_are_explained():
         choose_board([mouse])
     with pytest.raises(LinkError, match=r"several ESP32 boards found \(/dev/ttyUSB0, /dev/ttyACM0\)"):
         choose_board([board, other])
+
+
+def test_ports_command_lists_what_the_machine_has(capsys):
+    from croupier.cli import main
+
+    assert main(["ports"]) == 0
+    out = capsys.readouterr().out
+    assert "Serial ports" in out or "no serial ports found" in out

@@ -32,3 +32,14 @@ def test_canon_escapes_like_cpython_ensure_ascii():
 def test_canon_refuses_what_json_would_not_round_trip():
     for bad in (1.5, b"x", {1: 2}, {"a": {None: 1}}, object()):
         raises(TypeError, dumps, bad)
+
+
+def test_canon_dump_writes_the_same_text_in_pieces():
+    from croupier.rules.canon import dump
+
+    obj = {"players": [{"name": "Zo\u00e9 \"Z\"", "out": False}, {"name": "", "out": True}],
+           "total": -5, "winners": [], "log": [[0, "2x", 22], (1, "rev", 22)], "x": {}}
+    pieces = []
+    dump(obj, pieces.append)
+    assert len(pieces) > 20  # no piece holds the whole value
+    assert "".join(pieces) == dumps(obj)

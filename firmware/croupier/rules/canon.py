@@ -1,7 +1,9 @@
 # Canonical JSON: byte for byte what CPython's
 #   json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 # returns, written out by hand because MicroPython's json neither sorts keys nor escapes
-# non-ASCII text. Every byte the firmware journals or sends goes through dumps().
+# non-ASCII text. Every byte the firmware journals or sends goes through dump() or dumps().
+# dump() hands the text to write() in small pieces, so a big value (a journal head holding a
+# whole game) never needs one big string: on a small, fragmented heap that is what fails.
 
 _SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n",
                   "\r": "\\r", "\t": "\\t"}
@@ -18,61 +20,61 @@ def _escape(ch):
     return "\\u%04x\\u%04x" % (0xD800 | (code >> 10), 0xDC00 | (code & 0x3FF))
 
 
-# The same few short strings (keys, cards, player names) are written over and over: keep
-# their quoted form (6x faster dumps on MicroPython). Bounded: about 2 KB of heap at most.
-_quoted = {}
-_QUOTED_MAX = 48
-_QUOTED_LEN = 24
+def _plain(text):
+    """True when text goes out as it is: printable ASCII without quote or backslash.
+    min/max run in C and intern single characters, so the check allocates nothing."""
+    return " " <= min(text) and max(text) <= "~" and '"' not in text and "\\" not in text
 
 
-def _string(text):
-    quoted = _quoted.get(text)
-    if quoted is None:
-        quoted = '"' + "".join(ch if " " <= ch <= "~" and ch not in '"\\' else _escape(ch)
-                               for ch in text) + '"'
-        if len(text) <= _QUOTED_LEN:
-            if len(_quoted) >= _QUOTED_MAX:
-                _quoted.clear()
-            _quoted[text] = quoted
-    return quoted
+def _string(text, write):
+    write('"')
+    if text and _plain(text):
+        write(text)
+    else:
+        for ch in text:  # rare: names with accents, control characters
+            write(ch if " " <= ch <= "~" and ch not in '"\\' else _escape(ch))
+    write('"')
 
 
-def _write(obj, out):
+def dump(obj, write):
+    """Write the canonical JSON of obj (None, bool, int, str, list/tuple, dict with str keys)
+    as pieces: write(text) is called once per piece. TypeError for anything else (some
+    pieces may have been written by then)."""
     if obj is None:
-        out.append("null")
+        write("null")
     elif obj is True:
-        out.append("true")
+        write("true")
     elif obj is False:
-        out.append("false")
+        write("false")
     elif isinstance(obj, str):
-        out.append(_string(obj))
+        _string(obj, write)
     elif isinstance(obj, int):
-        out.append(str(obj))
+        write(str(obj))
     elif isinstance(obj, (list, tuple)):
-        out.append("[")
-        for i, item in enumerate(obj):
-            if i:
-                out.append(",")
-            _write(item, out)
-        out.append("]")
+        sep = "["
+        for item in obj:
+            write(sep)
+            dump(item, write)
+            sep = ","
+        write("[]" if sep == "[" else "]")
     elif isinstance(obj, dict):
         for key in obj:
             if not isinstance(key, str):
                 raise TypeError("canonical JSON keys must be strings, not %r" % (key,))
-        out.append("{")
-        for i, key in enumerate(sorted(obj)):
-            if i:
-                out.append(",")
-            out.append(_string(key))
-            out.append(":")
-            _write(obj[key], out)
-        out.append("}")
+        sep = "{"
+        for key in sorted(obj):
+            write(sep)
+            _string(key, write)
+            write(":")
+            dump(obj[key], write)
+            sep = ","
+        write("{}" if sep == "{" else "}")
     else:
         raise TypeError("canonical JSON takes None, bool, int, str, list, dict; not %r" % (obj,))
 
 
 def dumps(obj):
-    """The canonical JSON text of obj (None, bool, int, str, list/tuple, dict with str keys)."""
+    """The canonical JSON text of obj, as one string (see dump)."""
     out = []
-    _write(obj, out)
+    dump(obj, out.append)
     return "".join(out)

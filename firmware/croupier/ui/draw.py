@@ -12,7 +12,7 @@ CHAR = const(8)  # the built-in framebuf font is 8x8
 
 # Big digits: DIGIT_W x DIGIT_H pixels, segments SEG thick, DIGIT_GAP between glyphs.
 DIGIT_W = const(16)
-DIGIT_H = const(26)
+DIGIT_H = const(24)  # three display pages
 DIGIT_GAP = const(4)
 SEG = const(4)
 # Segment bits a..g (a top, b top-right, c bottom-right, d bottom, e bottom-left,
@@ -112,11 +112,12 @@ def bar(fb, y, labels):
 
 
 def arrow(fb, x, y, length, direction):
-    """A horizontal arrow pointing right (direction 1) or left (-1), 11 px tall."""
-    fb.fill_rect(x, y + 4, length, 3, 1)
+    """A horizontal arrow pointing right (direction 1) or left (-1), 7 px tall (a text
+    row): a 3 px shaft, and a head that is one pixel at the tip and widens behind it."""
+    fb.fill_rect(x, y + 2, length, 3, 1)
     tip = x + length - 1 if direction > 0 else x
-    for i in range(6):
-        fb.vline(tip - direction * i, y + i, 11 - 2 * i, 1)
+    for i in range(4):
+        fb.vline(tip - direction * i, y + 3 - i, 2 * i + 1, 1)
 
 
 def banner(fb, title):

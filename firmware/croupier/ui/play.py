@@ -12,22 +12,32 @@ from croupier.ui import draw
 from croupier.ui.games import MORE
 
 MAX_DIGITS = 3
+# Regions, each on whole pages (8 pixel rows: the unit the display driver compares) and each
+# in its own place, so a card sends only what really changes: the preview appears on blank
+# pages and goes again; the total, the name on turn and the turn marker change in place.
+TOTAL_Y = 8  # pages 1-3, left: the running total in 24 px digits
+TOTAL_RIGHT = 60  # right-aligned: the units digit stays where it is
+CHIPS_X = 64  # pages 1-4, right half: every player's chip, two to a row, in seat order
 CHIP_W = 32
-CHIPS_Y = 37
+STATUS_Y = 33  # page 4, left, a row under the digits: the play direction, cards owed
+ARROW_W = 40
+ENTRY_Y = 40  # pages 5-6: the preview of the card being typed, or the seat prompt
 
 
 class Play:
     def __init__(self, ui, game_module):
         self.ui, self.g = ui, game_module
         self.controller = ui.controller
+        self._shown = None  # the state _texts last made strings for
         self._clear()
 
     def _clear(self):
         self.entry = ""
         self.page = 0
         self.prefix = None  # a card waiting for its seat, e.g. "dbl:"
+        self.prompt = None  # what the prefix asks for, e.g. "dbl on seat 1-3?"
         self.choices = None  # what the prefix picks from, (label, value) pairs; None: a seat
-        self.preview = None  # (line, line) shown while a number is typed
+        self.preview = None  # (line,) or (line, line) shown while a number is typed
         self.sub = None  # a game's own screen, opened by a soft key, inside this one
 
     # --- keys -----------------------------------------------------------------------------
@@ -105,8 +115,16 @@ class Play:
             self.entry, self.preview, self.prefix = "", None, action
             choices = self._hook("choices")
             self.choices = choices(action, self.controller) if choices else None
+            self.prompt = self._prompt(action[:-1])
         else:
             self._play(action)
+
+    def _prompt(self, card):
+        """What a card waiting for its seat (or another choice) asks: "dbl on seat 1-3?"."""
+        picks = self.choices
+        count = min(9, len(picks) if picks is not None else len(self.controller.state()["players"]))
+        listed = picks is not None or self._hook("body")  # a numbered list shows the seats
+        return ("%s 1-%d?" if listed else "%s on seat 1-%d?") % (card, count)
 
     def _sub_key(self, k, hold):
         """The sub-screen answers a card to play and close, "" to close, None to stay."""
@@ -156,13 +174,14 @@ class Play:
         line = "%s -> %s" % (self.entry, result(self.controller.state(), self.entry, after)
                              if result else after["total"])
         if not effects:
-            self.preview = (line, "# to play")
+            self.preview = (line,)
             return
         names = after["players"]
         title, text = self.ui.effect_text(effects[0]["kind"])
         self.preview = (line + " " + title, text.format(names[effects[0]["seat"]]["name"]))
 
     # --- drawing --------------------------------------------------------------------------
+    # The strings a state shows are made once per accepted input (_texts), not per redraw.
     def draw(self, fb):
         if self.sub:
             self.sub.draw(fb)
@@ -174,13 +193,14 @@ class Play:
         elif body:
             body(fb, state)
         else:
-            self._total(fb, state)
-        if self.preview:
-            fb.fill_rect(0, CHIPS_Y - 1, draw.W, 18, 0)
-            fb.text(draw.clip(self.preview[0], 16), 0, CHIPS_Y, 1)
-            fb.text(draw.clip(self.preview[1], 16), 0, CHIPS_Y + 9, 1)
-        elif not body:
-            self._chips(fb, state)
+            self._table(fb, state)
+        lines = self.preview
+        if self.prefix and not body:
+            lines = (self.prompt,)
+        if lines:
+            fb.fill_rect(0, ENTRY_Y, draw.W, 2 * draw.CHAR, 0)
+            for i in range(len(lines)):
+                fb.text(draw.clip(lines[i], 16), 0, ENTRY_Y + i * draw.CHAR, 1)
         if self.prefix:
             draw.bar(fb, 56, ("", "", "back"))
         else:
@@ -191,41 +211,52 @@ class Play:
         """What the prefix picks from, numbered for the digit keys, two columns of five."""
         picks = self.choices
         count = min(9, len(picks) if picks is not None else len(state["players"]))
-        fb.text("%s 1-%d?" % (self.prefix[:-1], count), 0, 0, 1)
+        fb.text(self.prompt, 0, 0, 1)
         width = 6 if count > 5 else 14  # characters a label gets in its column
         for i in range(count):
             label = picks[i][0] if picks is not None else state["players"][i]["name"]
             fb.text("%d %s" % (i + 1, draw.clip(label, width)), (i // 5) * 64, 10 + (i % 5) * 9, 1)
 
-    def _total(self, fb, state):
-        players = state["players"]
-        if self.prefix:
-            fb.text("%s on seat 1-%d?" % (self.prefix[:-1], len(players)), 0, 0, 1)
-        else:
-            fb.text("GAME OVER" if state["over"] else
-                    draw.clip(players[state["turn"]]["name"], 11), 0, 0, 1)
-            draw.text_right(fb, "R%d" % state["round"], 0)
-        if state["total"] is not None:
-            draw.big_number(fb, 0, 9, state["total"])
+    def _texts(self, state):
+        if state is not self._shown:
+            players = state["players"]
+            self._top = "GAME OVER" if state["over"] else draw.clip(players[state["turn"]]["name"], 11)
+            self._round = "R%d" % state["round"]
+            self._owed = "x%d" % state["owed"]
+            self._names = [p["name"][:3] for p in players]
+            self._numbered = [str(i + 1) + p["name"][:2] for i, p in enumerate(players)]
+            self._badges = [self.g.badge(p) for p in players]
+            self._shown = state
+
+    def _table(self, fb, state):
+        self._texts(state)
+        fb.text(self._top, 0, 0, 1)
+        draw.text_right(fb, self._round, 0)
+        total = state["total"]
+        if total is not None:
+            width = draw.big_number_width(total)
+            if width <= TOTAL_RIGHT:
+                draw.big_number(fb, TOTAL_RIGHT - width, TOTAL_Y, total)
+            else:  # a house-rule total too wide for big digits
+                fb.text(str(total), 0, TOTAL_Y + draw.CHAR, 1)
         if not state["over"]:
-            draw.arrow(fb, 88, 12, 38, state["dir"])
+            draw.arrow(fb, 0, STATUS_Y, ARROW_W, state["dir"])
             if state["owed"] > 1:
-                draw.text_right(fb, "x%d" % state["owed"], 24)
+                fb.text(self._owed, ARROW_W + 8, STATUS_Y, 1)
+        self._chips(fb, state)
 
     def _chips(self, fb, state):
         turn = -1 if state["over"] else state["turn"]
+        labels = self._numbered if self.prefix else self._names
         for seat, p in enumerate(state["players"]):
-            x = (seat % 4) * CHIP_W
-            y = CHIPS_Y + (seat // 4) * 9
-            label = p["name"][:3]
-            if self.prefix:
-                label = str(seat + 1) + p["name"][:2]
+            x = CHIPS_X + (seat % 2) * CHIP_W
+            y = TOTAL_Y + (seat // 2) * draw.CHAR
             # name, then the badge in reverse video: it also separates the chips
             c = 0 if seat == turn else 1
-            fb.fill_rect(x, y - 1, CHIP_W, 9, 1 - c)
-            fb.fill_rect(x + 24, y - 1, 8, 9, c)
-            fb.text(label, x, y, c)
-            fb.text(self.g.badge(p), x + 24, y, 1 - c)
+            fb.fill_rect(x, y, CHIP_W, draw.CHAR, 1 - c)
+            fb.fill_rect(x + 24, y, 8, draw.CHAR, c)
+            fb.text(labels[seat], x, y, c)
+            fb.text(self._badges[seat], x + 24, y, 1 - c)
             if p["out"]:
                 fb.hline(x, y + 3, 23, c)
             if self.g.marked(p):

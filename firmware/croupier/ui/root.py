@@ -14,6 +14,9 @@ from croupier.ui import draw, games
 SPLASH_MS = 1200
 ERROR_MS = 2000
 SHORT_MS = 1500  # doublet, bust, swimming, eliminated; round end and game over stay
+# `ok` closes an announcement. One pressed just after the announcement went by itself was
+# meant to close it too: it must not reach the game (Lobo's empty `ok` ends a 2x turn).
+LATE_OK_MS = 1000
 # Screen modules load when needed and are dropped when the player moves on: on a 64 KB heap
 # the play screen and the setup screens cannot both stay loaded. Other games' screen
 # modules go too.
@@ -48,6 +51,7 @@ class Ui:
         self.screen = None
         self.news = []  # queued announcements, the first one on screen
         self.news_since = 0
+        self.news_gone = None  # when the last announcement went by itself
         self.message = None  # the reason of the last refusal, shown for ERROR_MS
         self.message_since = 0
         self.now = 0
@@ -59,13 +63,17 @@ class Ui:
 
     # --- navigation -----------------------------------------------------------------------
     def show(self, screen):
+        # Any other screen ends the splash: its timeout must not reopen the game over a
+        # card being typed (a game started over the link during the splash).
+        self.splash_since = None
         self.screen = screen
         self.on_change()
 
     def splash(self, now):
-        self.now = self.splash_since = now
+        self.now = now
         self.playing = False
         self.show(Splash(self))
+        self.splash_since = now
         self.buzzer.play("boot")
 
     def home(self):
@@ -126,17 +134,22 @@ class Ui:
     def key(self, k, hold):
         """One logical key. A click answers it unless a refusal or an effect tune does."""
         self._tuned = False
-        if not self.news:
-            self.screen.key(k, hold)
-        elif self._dismiss(k):
+        late_ok = (k == "ok" and self.news_gone is not None
+                   and ticks_diff(self.now, self.news_gone) < LATE_OK_MS)
+        self.news_gone = None
+        if self.news:
+            if self._dismiss(k):
+                self.screen.key(k, hold)
+        elif not late_ok:
             self.screen.key(k, hold)
         if not self._tuned:
             self.buzzer.play("click")
         self.on_change()
 
     def _dismiss(self, k):
-        """A key closes every announcement (the play screen shows where the game stands);
-        True when the key goes on to the game, so fast typing loses nothing."""
+        """A key closes every announcement (the play screen shows where the game stands).
+        True when the key goes on to the game, so fast typing loses nothing: every key but
+        `ok` and `menu`, which only close it. Off the play screen keys only close it."""
         self.news = []
         return k != "ok" and k != "menu" and self.playing
 
@@ -154,6 +167,8 @@ class Ui:
             self.news.pop(0)
             if self.news:
                 self._announce_first()
+            else:
+                self.news_gone = now
             self.on_change()
         if self.message and ticks_diff(now, self.message_since) >= ERROR_MS:
             self.message = None

@@ -103,6 +103,7 @@ def run(args):
             play_through_link(link, "lobo77", LOBO_PLAYERS, script_game("lobo77", LOBO_PLAYERS, seed=SEED))
             play_through_link(link, "basta", BASTA_PLAYERS, script_game("basta", BASTA_PLAYERS, seed=SEED))
             report = sync_with_progress(link, store)
+            link.call("key", key="ok")  # as a player would: close the announcements, see the result
             screen = save_screen(settled_screen(link), folder / "final-screen.png")
         for line in report.lines():
             print(line)

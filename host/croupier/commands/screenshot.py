@@ -29,8 +29,9 @@ def read_screen(link):
     return fb
 
 
-def settled_screen(link, quiet=1.0, within=10.0):
-    """The display once it has stopped changing for `quiet` seconds (announcements shown)."""
+def settled_screen(link, quiet=2.0, within=10.0):
+    """The display once it has stopped changing for `quiet` seconds: longer than a passing
+    announcement stays up (1.5 s), so the picture is what the board settles on."""
     deadline = time.monotonic() + within
     fb = read_screen(link)
     while time.monotonic() < deadline:

@@ -1,0 +1,199 @@
+"""Firmware heap figures (docs/benchmarks.md, "Heap"), all on the virtual board (MicroPython
+unix port, 64-bit: GC blocks of 32 bytes, 8-byte pointers), firmware compiled as deployed:
+
+1. import cost of each firmware module (heap held after `import` and gc.collect());
+2. heap in use after boot (the App built, its tasks running, the splash gone);
+3. the smallest heap that plays a whole Lobo 77 and a whole BASTA game with the whole
+   firmware running: keys injected over the link (keypad queue, UI, controller, journal,
+   rules, `play` events), the final state checked against CPython's engine.
+
+    .venv/bin/python tests/bench/bench_heap.py [--skip-games]
+
+The smallest heap at which the firmware suite passes is found by running the suite itself
+(`CROUPIER_TEST_HEAP=96k make test-firmware`, see docs/benchmarks.md).
+"""
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "firmware"))
+from conftest import Frames, wait_for_boot  # noqa: E402
+from ui_run import game_keys, random_game, setup_keys  # noqa: E402
+from croupier.sim import VirtualBoard, toolchain  # noqa: E402
+
+MEASURE_HEAP = "1m"  # roomy: the figures are what the firmware holds, not what it is given
+MPREMOTE = str(Path(sys.executable).with_name("mpremote"))
+# (module, label): imported in this order, each figure what that import adds. The games are
+# dropped again after measuring, as only the game being played is loaded on the board.
+MODULES = [
+    ("croupier", "croupier (VERSION)"),
+    ("croupier.rules", "rules (engine + registry)"),
+    ("croupier.rules.canon", "rules.canon"),
+    ("croupier.rules.lobo77", "rules.lobo77"),
+    ("croupier.rules.basta", "rules.basta"),
+    ("croupier.rules.maumau", "rules.maumau (+ cards)"),
+    ("croupier.rules.factors", "rules.factors"),
+    ("croupier.rules.duo", "rules.duo"),
+    ("croupier.ssd1306", "ssd1306"),
+    ("croupier.keys", "keys"),
+    ("croupier.buzzer", "buzzer"),
+    ("croupier.journal", "journal"),
+    ("croupier.controller", "controller"),
+    ("croupier.link", "link"),
+    ("croupier.ui.draw", "ui.draw"),
+    ("croupier.ui.root", "ui.root (+ what it imports)"),
+    ("croupier.app", "app (+ what it imports)"),
+]
+
+IMPORTS = r'''
+import gc, sys
+def held():
+    gc.collect()
+    return gc.mem_alloc()
+for name in %r:
+    before = held()
+    try:
+        __import__(name)
+    except ImportError as e:
+        print("COST", name, -1)
+        continue
+    print("COST", name, held() - before)
+    if name.startswith("croupier.rules.") and name != "croupier.rules.canon":
+        for mod in [m for m in sys.modules if m.startswith(name) or m == "croupier.rules.cards"]:
+            del sys.modules[mod]
+        rules = sys.modules["croupier.rules"]
+        for attr in ("lobo77", "basta", "maumau", "factors", "duo", "cards"):
+            if hasattr(rules, attr):
+                delattr(rules, attr)
+import boards
+board = boards.load()
+before = held()
+fb = board.display()
+print("COST display-object", held() - before)
+'''
+
+AFTER_BOOT = r'''
+import asyncio, gc, boards
+from croupier import app
+a = app.App(boards.load())
+async def probe():
+    await asyncio.sleep_ms(2500)  # past the splash: the menu is drawn
+    gc.collect()
+    print("FREE", gc.mem_free())
+    a.failed.set()
+async def both():
+    asyncio.create_task(probe())
+    await a.main()
+asyncio.run(both())
+'''
+
+
+def board_exec(vb, code, timeout=60):
+    """Run code in the board's raw REPL (soft reset first: main.py does not run)."""
+    done = subprocess.run([MPREMOTE, "connect", vb.port, "soft-reset", "exec", code],
+                          capture_output=True, text=True, timeout=timeout)
+    if done.returncode:
+        raise RuntimeError("mpremote failed:\n" + done.stdout + done.stderr)
+    return done.stdout
+
+
+def import_costs():
+    """{module: bytes} and the bytes in use after boot, on a board with MEASURE_HEAP."""
+    with VirtualBoard(heap=MEASURE_HEAP) as vb:
+        vb.wait_boot(timeout=20)
+        out = board_exec(vb, IMPORTS % ([name for name, _ in MODULES],))
+        costs = {}
+        for line in out.splitlines():
+            if line.startswith("COST "):
+                _, name, size = line.split()
+                costs[name] = int(size)
+        free = [int(line.split()[1]) for line in board_exec(vb, AFTER_BOOT).splitlines()
+                if line.startswith("FREE ")]
+    in_use = toolchain.bare_free(toolchain.heap_bytes(MEASURE_HEAP)) - free[0]
+    return costs, in_use
+
+
+def game_fits(game, count, options, seed):
+    """fits(heap) -> True when the whole firmware plays the game to the engine's end."""
+    cards, engine, effects = random_game(game, count, options, seed)
+    keys = (setup_keys(game, count, options) + " " + game_keys(game, cards, effects)).split()
+    expected = engine.state()
+    import serial
+
+    def fits(heap):
+        with VirtualBoard(heap=heap) as vb, \
+                serial.Serial(vb.port, 115200, timeout=0.1) as port:
+            link = Frames(port)
+            try:
+                wait_for_boot(link, timeout=20)
+                time.sleep(2.0)  # the splash
+                for key in keys:
+                    inject(link, key)
+                deadline = time.monotonic() + 20
+                while time.monotonic() < deadline:
+                    state = link.call("state")
+                    if state.get("ok") and state["state"] == expected:
+                        break
+                    time.sleep(0.2)
+                else:
+                    return False
+            except AssertionError:  # no boot, no answer: out of memory
+                return False
+            return b"Error" not in vb.output()
+
+    return fits, len(cards)
+
+
+def inject(link, key):
+    """Press one logical key through the link's `key` command, waiting while the queue is
+    full; AssertionError when the firmware does not take it."""
+    for _ in range(200):
+        answer = link.call("key", key=key)
+        if answer.get("ok"):
+            return
+        if answer.get("error") != "busy":
+            raise AssertionError(answer)
+        time.sleep(0.02)
+    raise AssertionError("key queue stayed full")
+
+
+def smallest_heap(fits, low_kb, high_kb, step_kb=4):
+    """The smallest heap (KB, within step_kb) for which fits('NK') holds; None above high_kb."""
+    if not fits("%dK" % high_kb):
+        return None
+    while high_kb - low_kb > step_kb:
+        mid = (low_kb + high_kb) // 2
+        if fits("%dK" % mid):
+            high_kb = mid
+        else:
+            low_kb = mid
+    return high_kb
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--skip-games", action="store_true", help="only the import figures")
+    args = parser.parse_args()
+    costs, in_use = import_costs()
+    print("### import cost (virtual board, heap %s)\n" % MEASURE_HEAP)
+    print("| module | heap held (bytes) |\n|---|---|")
+    for name, label in MODULES + [("display-object", "display object (board.display())")]:
+        size = costs.get(name)
+        print("| %s | %s |" % (label, "not present" if size is None or size < 0 else size))
+    print("\nheap in use after boot (App built, tasks running, menu shown): %d bytes" % in_use)
+    if args.skip_games:
+        return
+    print("\n### smallest heap for a whole game (keys over the link, whole firmware)\n")
+    for game, count, options, seed in (("lobo77", 4, {}, 1), ("basta", 4, {}, 1)):
+        fits, cards = game_fits(game, count, options, seed)
+        kb = smallest_heap(fits, 48, 512)
+        print(json.dumps({"game": game, "players": count, "cards": cards, "seed": seed,
+                          "smallest_heap_kb": kb}))
+
+
+if __name__ == "__main__":
+    main()
