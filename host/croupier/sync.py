@@ -14,7 +14,10 @@ PAGE_MAX = 32            # records asked for per `log` request
 PAGE_GROWTH = 4          # records added to the page size after each intact page
 PAGE_TIMEOUT = 1.5       # seconds to wait for one page
 STALL_TIMEOUT = 20       # seconds without an intact page before giving up (a reboot fits)
-METERS = {"lobo77": "tokens", "basta": "penalties"}  # the per-player count a game charts
+# The per-player count a game charts; for the games whose count is tokens paid, its fall is
+# each player's "tokens lost".
+METERS = {"lobo77": "tokens", "basta": "penalties", "maumau": "score", "factors": "score", "duo": "score"}
+TOKEN_METERS = ("tokens", "penalties")
 COUNTED_EFFECTS = ("doublet", "bust", "eliminated")
 
 
@@ -94,7 +97,8 @@ def _score(setup, inputs, final):
     meter = METERS.get(setup["game"])
     start = engine.state()
     points = [[start.get("total"), _meter(start, meter)]]
-    counts = [dict.fromkeys(COUNTED_EFFECTS, 0) for _ in start["players"]]
+    # Sized by the final seats: Mau-Mau players may join between rounds.
+    counts = [dict.fromkeys(COUNTED_EFFECTS, 0) for _ in final["players"]]
     for card in inputs:
         for effect in engine.play(card):
             if effect.get("kind") in COUNTED_EFFECTS and effect.get("seat") is not None:
@@ -105,7 +109,7 @@ def _score(setup, inputs, final):
     winners = set(final.get("winners") or []) if final.get("over") else set()
     results = []
     for seat, player in enumerate(final["players"]):
-        lost = abs((last[seat] or 0) - (first[seat] or 0)) if meter else 0
+        lost = abs((last[seat] or 0) - (first[seat] or 0)) if meter in TOKEN_METERS else 0
         results.append({"seat": seat, "name": player["name"], "won": int(seat in winners), "tokens_lost": lost,
                         "doublets": counts[seat]["doublet"], "busts": counts[seat]["bust"],
                         "eliminated": int(counts[seat]["eliminated"] > 0)})

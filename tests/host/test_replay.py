@@ -85,3 +85,13 @@ def test_an_abandoned_game_is_kept_as_abandoned():
     game, results = replay(records)
     assert game["status"] == "abandoned" and game["ended"] == T0
     assert not any(r["won"] for r in results)
+
+
+def test_a_maumau_player_who_joined_between_rounds_has_results_too():
+    # RULES.md §3.4: a player joining between rounds starts with the worst active score.
+    game, results = replay(journal("maumau", ["Ann", "Bob"], ["out:0", "hand:1:10", "join:Cy"]))
+    assert [r["name"] for r in results] == ["Ann", "Bob", "Cy"]
+    assert game["final_state"]["players"][2]["score"] == -10
+    assert game["timeline"]["meter"] == "score"
+    assert game["timeline"]["points"][-1][1] == [0, -10, -10]
+    assert all(r["tokens_lost"] == 0 for r in results)
