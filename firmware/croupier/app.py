@@ -3,7 +3,8 @@ own asyncio task (keypad scan, key handling, display refresh, clock, buzzer, lin
 
 A bug anywhere shows a crash screen instead of dying silently. The journal stays intact:
 every record is durable before the game changes, and after a crash the game is rebuilt from
-the journal, so screen, game and journal agree again.
+the journal, so screen, game and journal agree again. A crash while starting (out of memory,
+say) would only happen again at once: its crash screen stays until a key is pressed.
 """
 from micropython import const
 import asyncio
@@ -18,26 +19,41 @@ from croupier.ui import draw
 from croupier.ui.root import Ui
 
 TICK_MS = const(100)  # announcement and message timeouts need no finer clock
-RESTART_MS = const(3000)  # how long the crash screen stays before the tasks restart
+RESTART_MS = const(3000)  # how long the crash screen stays before a running app restarts
 
 
 class App:
     def __init__(self, board):
         self.board = board
+        # The parts of the crash screen come first, so even a failed start can show it.
         self.display = board.display()
         self.keypad = board.keypad()
         self.buzzer = board.buzzer()
-        self.journal = Journal(board.JOURNAL_DIR)
-        self.controller = Controller(self.journal)
+        self.ui = None  # with the journal and the controller: made by _start
         self.redraw = asyncio.Event()
-        self.ui = Ui(self.controller, self.buzzer, self.redraw.set)
         self.failed = asyncio.Event()
+        self.up = False  # a frame was shown since the last start
+
+    async def run(self):
+        """Run; after a crash start again from the journal: after RESTART_MS when the app
+        had been up, after a key when it failed while starting."""
+        while True:
+            try:
+                up = await self.main()
+            except Exception as e:  # before the tasks ran
+                self.crash(e)
+                up = False
+            if not up:
+                await self.wait_for_key()
 
     async def main(self):
+        """Start the tasks and run until one fails; True when the app had been up."""
         from croupier.link import Link
 
         asyncio.get_event_loop().set_exception_handler(self._task_failed)
         self.failed.clear()
+        self.up = False
+        self._start()
         self.controller.resume()
         gc.collect()
         self.ui.splash(time.ticks_ms())
@@ -48,7 +64,27 @@ class App:
         await self.failed.wait()
         for task in tasks:
             task.cancel()
-        await asyncio.sleep_ms(RESTART_MS)
+        if self.up:
+            await asyncio.sleep_ms(RESTART_MS)
+        return self.up
+
+    def _start(self):
+        """The journal, the controller and the UI: made once (again after a failed start)."""
+        if self.ui is None:
+            self.journal = Journal(self.board.JOURNAL_DIR)
+            self.controller = Controller(self.journal)
+            self.ui = Ui(self.controller, self.buzzer, self.redraw.set)
+
+    async def wait_for_key(self):
+        """Until a key is pressed; keys pressed before the crash screen do not count."""
+        scanning = asyncio.create_task(self.keypad.run())
+        try:
+            while True:
+                await asyncio.wait_for_ms(self.keypad.get(), 1)
+        except asyncio.TimeoutError:
+            pass
+        await self.keypad.get()
+        scanning.cancel()
 
     async def _keys(self):
         while True:
@@ -65,6 +101,7 @@ class App:
             self.redraw.clear()
             self.ui.draw(self.display)
             self.display.show()  # sends only the pages that changed
+            self.up = True
             gc.collect()  # between key presses: keeps the 64 KB heap unfragmented
 
     async def _clock(self):
@@ -77,18 +114,22 @@ class App:
         self.failed.set()
 
     def crash(self, exc):
-        """The crash screen: what broke, and that the journal is safe. Often reached out of
-        memory, so it frees what it can first and never raises itself."""
-        self.ui.news = []
+        """The crash screen: what broke, that the journal is safe and, when the app failed
+        while starting, that a key tries again. Often reached out of memory, so it frees what
+        it can first and never raises itself."""
+        if self.ui is not None:
+            self.ui.news = []
         gc.collect()
         sys.print_exception(exc)
         try:
             fb = self.display
             fb.fill(0)
             draw.banner(fb, "CRASH")
-            draw.text_center(fb, draw.clip(type(exc).__name__, 16), 26)
-            draw.text_center(fb, draw.clip(str(exc), 16), 36)
-            draw.text_center(fb, "journal is safe", 52)
+            draw.text_center(fb, draw.clip(type(exc).__name__, 16), 24)
+            draw.text_center(fb, draw.clip(str(exc), 16), 34)
+            draw.text_center(fb, "journal is safe", 44)
+            if not self.up:
+                draw.text_center(fb, "key: try again", 54)
             fb.show()
             self.buzzer.play("error")
         except Exception as e:  # the console still has the cause
@@ -96,12 +137,4 @@ class App:
 
 
 def run():
-    app = App(boards.load())
-    while True:  # main() returns only after a crash: start again from the journal
-        try:
-            asyncio.run(app.main())
-        except Exception as e:
-            app.crash(e)
-            time.sleep_ms(RESTART_MS)
-        finally:
-            asyncio.new_event_loop()
+    asyncio.run(App(boards.load()).run())

@@ -37,14 +37,10 @@ def crc_hex(data):
     return "%08x" % (binascii.crc32(data) & 0xFFFFFFFF)
 
 
-def seal(text):
-    """The line that carries text with its CRC: `text|crc8\\n` (the wire adds a leading @)."""
-    return text + "|" + crc_hex(text) + "\n"
-
-
 class Sealer:
-    """Writes what seal() returns, piece by piece, keeping a running CRC: nothing the size of
-    the whole line is ever built (a head holding a long game, a `log` page)."""
+    """Writes a sealed line piece by piece: `text|crc8\\n` (the wire adds a leading @), with
+    the CRC-32 of text kept running, so nothing the size of the whole line is ever built (a
+    head holding a long game, a `log` page)."""
 
     def __init__(self, write):
         self._write = write
@@ -59,8 +55,9 @@ class Sealer:
 
 
 def write_sealed(value, write):
-    """Write value as one sealed line of canonical JSON through write(text). For a temp file
-    or the wire: a value canon refuses leaves a partial line behind."""
+    """Write value as one sealed line of canonical JSON through write(text). A value canon
+    refuses raises TypeError with part of the line written: canon.check() it first where
+    that matters."""
     sealer = Sealer(write)
     canon.dump(value, sealer.piece)
     sealer.close()
@@ -265,9 +262,9 @@ class Journal:
         if game_id is None:
             game_id = seq
         record = [seq, self.now(), game_id, kind, data]
-        line = seal(canon.dumps(record))  # whole before the file opens: a value canon
-        with open(self._segment_file(self._segment), "ab") as f:  # refuses writes nothing
-            f.write(line)
+        canon.check(record)  # a value canon refuses must not leave half a line behind
+        with open(self._segment_file(self._segment), "ab") as f:
+            write_sealed(record, f.write)
         self._note(record)
         if self._in_segment >= SEGMENT_RECORDS:
             try:

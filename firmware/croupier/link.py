@@ -14,7 +14,7 @@ import time
 import croupier
 from croupier.journal import Sealer, crc_hex
 from croupier.rules import Illegal, SetupError
-from croupier.rules.canon import dump, dumps
+from croupier.rules.canon import check, dump, dumps
 
 PROTO = const(1)
 MAX_LINE = const(1024)  # bytes of a request line, `@` and `|crc` included, newline not
@@ -24,6 +24,22 @@ MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 _BOOT_TICKS = time.ticks_ms()
+
+# command -> (required arguments, optional arguments); its handler is Link._<command>.
+_COMMANDS = {
+    "hello": ((), ()),
+    "state": ((), ()),
+    "new": (("game", "players"), ("options",)),
+    "play": (("card",), ()),
+    "undo": ((), ()),
+    "redo": ((), ()),
+    "key": (("key",), ("hold",)),
+    "screen": ((), ()),
+    "log": ((), ("from", "max")),
+    "ack": (("upto",), ()),
+    "roster": (("names",), ()),
+    "clock": (("epoch",), ()),
+}
 
 
 class Base64:
@@ -104,21 +120,6 @@ class Link:
         self._out = stdout or sys.stdout
         self._line = bytearray(MAX_LINE)
         self._byte = bytearray(1)
-        # command -> (handler, {argument: required})
-        self._commands = {
-            "hello": (self._hello, {}),
-            "state": (self._state, {}),
-            "new": (self._new, {"game": True, "players": True, "options": False}),
-            "play": (self._play, {"card": True}),
-            "undo": (self._undo, {}),
-            "redo": (self._redo, {}),
-            "key": (self._key, {"key": True, "hold": False}),
-            "screen": (self._screen, {}),
-            "log": (self._log, {"from": False, "max": False}),
-            "ack": (self._ack, {"upto": True}),
-            "roster": (self._roster, {"names": True}),
-            "clock": (self._clock, {"epoch": True}),
-        }
         self._running = True  # False once run() ended: a restarted app makes a new Link
         controller.subscribe(self._on_play)
 
@@ -210,19 +211,19 @@ class Link:
     def handle(self, request):
         """The result fields of one parsed request; RequestError when it is refused."""
         cmd = request.get("cmd")
-        entry = self._commands.get(cmd) if isinstance(cmd, str) else None
-        if entry is None:
+        spec = _COMMANDS.get(cmd) if isinstance(cmd, str) else None
+        if spec is None:
             raise RequestError("unknown_cmd", "unknown command %s"
                                % (dumps(cmd) if isinstance(cmd, str) else "(not a string)"))
-        handler, arguments = entry
+        required, optional = spec
         for name in request:
-            if name not in arguments and name not in ("id", "cmd"):
+            if name not in required and name not in optional and name not in ("id", "cmd"):
                 raise RequestError("bad_args", "%s takes no argument %s" % (cmd, dumps(name)))
-        for name in arguments:
-            if arguments[name] and name not in request:
+        for name in required:
+            if name not in request:
                 raise RequestError("bad_args", "%s needs %s" % (cmd, name))
         try:
-            return handler(request) or {}
+            return getattr(self, "_" + cmd)(request) or {}
         except Illegal as exc:
             raise RequestError("illegal", _reason(exc))
         except SetupError as exc:
@@ -336,7 +337,7 @@ def _base64(data, piece):
 def _writable(value):
     """True when the journal can write value (canonical JSON has no floats)."""
     try:
-        dumps(value)
+        check(value)
     except TypeError:
         return False
     return True

@@ -110,7 +110,7 @@ def driver_game_fits(game, count, options, seed):
 
 def board_game_fits(heap, cards=30):
     """The whole firmware on the virtual board boots and takes `cards` Lobo cards by keys."""
-    from croupier.sim import VirtualBoard
+    from croupier.sim import SimError, VirtualBoard
 
     import serial
 
@@ -118,10 +118,10 @@ def board_game_fits(heap, cards=30):
     with VirtualBoard(heap=heap) as vb, serial.Serial(vb.port, 115200, timeout=0.1) as port:
         try:
             vb.wait_boot(timeout=20)
-        except TimeoutError:
+            time.sleep(2.0)
+            press_keys(vb, setup_keys("lobo77", 4, {}) + " " + game_keys("lobo77", played, effects))
+        except (TimeoutError, SimError):  # not up, or stopped reading its keypad
             return False
-        time.sleep(2.0)
-        press_keys(vb, setup_keys("lobo77", 4, {}) + " " + game_keys("lobo77", played, effects))
         link = Frames(port)
         try:
             wait_until(lambda: b"Error" in vb.output()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
+from bench_firmware_ui import smallest_heap  # noqa: E402
 from conftest import Frames, wait_for_boot  # noqa: E402
 from ui_run import game_keys, random_game, setup_keys  # noqa: E402
 from croupier.sim import VirtualBoard, toolchain  # noqa: E402
@@ -161,19 +162,6 @@ def inject(link, key):
     raise AssertionError("key queue stayed full")
 
 
-def smallest_heap(fits, low_kb, high_kb, step_kb=4):
-    """The smallest heap (KB, within step_kb) for which fits('NK') holds; None above high_kb."""
-    if not fits("%dK" % high_kb):
-        return None
-    while high_kb - low_kb > step_kb:
-        mid = (low_kb + high_kb) // 2
-        if fits("%dK" % mid):
-            high_kb = mid
-        else:
-            low_kb = mid
-    return high_kb
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--skip-games", action="store_true", help="only the import figures")
@@ -190,7 +178,7 @@ def main():
     print("\n### smallest heap for a whole game (keys over the link, whole firmware)\n")
     for game, count, options, seed in (("lobo77", 4, {}, 1), ("basta", 4, {}, 1)):
         fits, cards = game_fits(game, count, options, seed)
-        kb = smallest_heap(fits, 48, 512)
+        kb = smallest_heap(fits, 48, 512, step_kb=4)
         print(json.dumps({"game": game, "players": count, "cards": cards, "seed": seed,
                           "smallest_heap_kb": kb}))
 

@@ -132,3 +132,44 @@ def test_corrupt_or_truncated_tail_is_dropped_and_nothing_before_it(mpy, tmp_pat
         assert [r[0] for r in out["after"]] == list(range(1, survivors + 2)), how
         cards = [a[1] for a in out["resume"][2]]
         assert cards == ["9", "10", "11"][:survivors - 1] + ["2"], how
+
+
+REFUSED = r'''
+import json
+from ramflash import RamFlash, mount
+from croupier.journal import Journal
+mount(RamFlash(blocks=64), fresh=True)
+j = Journal("/flash/j")
+gid = j.append(None, "new", {"game": "lobo77", "players": ["A", "B"], "options": {}})
+j.append(gid, "play", "9")
+errors = []
+for bad in (1.5, {"a": [1, {2: 3}]}, b"x"):
+    try:
+        j.append(gid, "play", bad)
+    except TypeError:
+        errors.append("TypeError")
+seq = j.append(gid, "play", "10")
+for i in range(150):  # a long game: the head is rewritten with it at every segment
+    j.append(gid, "play", str(i % 9 + 2))
+    if i % 7 == 0:
+        j.append(gid, "undo", None)
+j = Journal("/flash/j")
+r = j.resume()
+print(json.dumps({"errors": errors, "seq": seq, "records": j.records(0, 4), "last": j.last_seq,
+                  "plays": [a[1] for a in r[2] if a[0] == "play"], "actions": len(r[2])}))
+'''
+
+
+def test_a_value_canonical_json_refuses_is_not_journaled(mpy):
+    out = json.loads(mpy(REFUSED))
+    assert out["errors"] == ["TypeError"] * 3
+    assert out["seq"] == 3  # the refused records took no seq and left no partial line
+    assert [r[4] for r in out["records"]][1:] == ["9", "10", "2"]
+    assert out["last"] == 3 + 150 + 22  # 150 cards, 22 undos, all read back after the reboot
+    kept = ["9", "10"]
+    for i in range(150):
+        kept.append(str(i % 9 + 2))
+        if i % 7 == 0:
+            kept.pop()
+    assert out["plays"] == kept
+    assert out["actions"] == len(kept)  # nothing left to redo: every undo was followed by a card

@@ -63,6 +63,36 @@ class Broken:
         pass
 
 
+def power_on():
+    """The app as main.py starts it; STARTUP=1 makes the journal's first opening run out of
+    memory, as a start on a too small heap would."""
+    import croupier.app
+
+    real, opened = croupier.app.Journal, []
+
+    def journal(path):
+        opened.append(path)
+        if len(opened) == 1 and sys.argv[2] == "1":
+            raise MemoryError("memory allocation failed, allocating 1024 bytes")
+        return real(path)
+
+    croupier.app.Journal = journal
+    return App(Board()), opened
+
+
+async def startup_scenario(app, opened):
+    running = asyncio.create_task(app.run())
+    await asyncio.sleep_ms(1000)  # a crash loop would have retried many times by now
+    crash = binascii.hexlify(app.display.buffer).decode()
+    waited = len(opened)
+    app.keypad.inject("ok")
+    await asyncio.sleep_ms(1500)  # tried again: the splash, then the game menu
+    print(json.dumps({"crash": crash, "opened_while_waiting": waited,
+                      "opened": len(opened), "screen": type(app.ui.screen).__name__,
+                      "tunes": app.buzzer.names}))
+    running.cancel()
+
+
 async def scenario(app):
     running = asyncio.create_task(app.main())
     await asyncio.sleep_ms(1500)  # the splash
@@ -82,12 +112,13 @@ async def scenario(app):
     again.cancel()
 
 
-asyncio.run(scenario(App(Board())))
+app, opened = power_on()
+asyncio.run(startup_scenario(app, opened) if sys.argv[2] == "1" else scenario(app))
 '''
 
 
 def test_a_bug_shows_the_crash_screen_and_the_game_goes_on(mpy, tmp_path):
-    out = mpy(CRASH_SCRIPT, tmp_path / "journal", timeout=60)
+    out = mpy(CRASH_SCRIPT, tmp_path / "journal", 0, timeout=60)
     assert "RuntimeError: boom" in out  # the traceback went to the console
     result = json.loads(out.strip().splitlines()[-1])
     frame = bytes.fromhex(result["crash"])
@@ -97,3 +128,16 @@ def test_a_bug_shows_the_crash_screen_and_the_game_goes_on(mpy, tmp_path):
     assert result["after"] == result["before"]  # rebuilt from the journal
     assert result["screen"] == "Play"
     assert "error" in result["tunes"]
+
+
+def test_running_out_of_memory_at_start_shows_the_crash_screen_once_and_waits_for_a_key(
+        mpy, tmp_path):
+    out = mpy(CRASH_SCRIPT, tmp_path / "journal", 1, timeout=60)
+    assert out.count("MemoryError") == 1  # one crash report: no crash loop
+    result = json.loads(out.strip().splitlines()[-1])
+    frame = bytes.fromhex(result["crash"])
+    assert all(b & 0x07 == 0x07 for b in frame[:128])  # the CRASH banner
+    assert any(frame[7 * 128:])  # and under it, that a key tries again
+    assert result["opened_while_waiting"] == 1  # no retry before the key
+    assert result["opened"] == 2 and result["screen"] == "ListScreen"  # the game menu
+    assert result["tunes"][0] == "error"

@@ -85,3 +85,23 @@ def test_power_on_resumes_the_game_exactly_where_it_was(micropython, tmp_path):
     assert after["state"] == before["state"]
     assert before["state"]["owed"] == 1  # second card of the 2x still owed
     assert snaps["redone"]["state"]["total"] == 22  # the undone 8 survives the reboot
+
+
+def test_only_the_screens_and_the_engine_in_use_stay_loaded(micropython, tmp_path):
+    snaps = by_name(run_ui(micropython, tmp_path, [
+        BOOTED, ("snap", "menu"), ("keys", "3 ok"), ("snap", "mau_setup"),
+        ("keys", "ok ok ok"), ("snap", "maumau"),
+        ("keys", "menu 2 ok 1 3 ok ok ok"), ("snap", "lobo"), ("keys", "menu 1"), ("snap", "history"),
+        ("keys", "ok"), ("snap", "back")]))
+    loaded = {name: set(s["modules"]) for name, s in snaps.items()}
+    setup = {"ui.setup", "ui.menu"}
+    assert setup <= loaded["menu"] and "ui.play" not in loaded["menu"]
+    assert {"ui.games.maumau", "rules.maumau"} <= loaded["mau_setup"]
+    assert {"ui.play", "ui.games.maumau", "ui.pad", "rules.maumau"} <= loaded["maumau"]
+    assert not setup & loaded["maumau"]
+    # a game of another kind: the other game's screen module, its helper and engine are gone
+    assert {"ui.play", "ui.games.lobo77", "rules.lobo77"} <= loaded["lobo"]
+    assert not {"ui.games.maumau", "ui.pad", "rules.maumau"} & loaded["lobo"]
+    assert not setup & loaded["lobo"]
+    assert "ui.history" in loaded["history"] and "ui.play" not in loaded["history"]
+    assert "ui.history" not in loaded["back"] and snaps["back"]["screen"] == "Play"

@@ -10,7 +10,8 @@
 #   ["reboot"]                       power cycle: everything rebuilt from the journal
 #   ["snap", name]                   {"snap", "fb" (hex, page order), "state", "tunes",
 #                                     "message", "screen", "news", "preview",
-#                                     "setup", "inputs", "mem_peak"}
+#                                     "setup", "inputs", "mem_peak", "modules" (the UI
+#                                     and rules modules loaded, "ui.play", "rules.basta")}
 import binascii
 import framebuf
 import gc
@@ -104,7 +105,8 @@ class Bench:
             "message": self.ui.message, "screen": type(self.ui.screen).__name__,
             "news": [a.title for a in self.ui.news],
             "preview": getattr(self.ui.screen, "preview", None),
-            "setup": game and game.setup(), "inputs": game and game.inputs, "mem_peak": micropython.mem_peak()}))
+            "setup": game and game.setup(), "inputs": game and game.inputs, "mem_peak": micropython.mem_peak(),
+            "modules": [m[9:] for m in sys.modules if m.startswith("croupier.ui") or m.startswith("croupier.rules")]}))
         self.tunes.names = []
 
 

@@ -73,6 +73,15 @@ def dump(obj, write):
         raise TypeError("canonical JSON takes None, bool, int, str, list, dict; not %r" % (obj,))
 
 
+def _ignore(text):
+    pass
+
+
+def check(obj):
+    """TypeError unless obj can be written as canonical JSON; writes and keeps nothing."""
+    dump(obj, _ignore)
+
+
 def dumps(obj):
     """The canonical JSON text of obj, as one string (see dump)."""
     out = []

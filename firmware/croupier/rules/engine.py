@@ -140,7 +140,8 @@ def _copy(value):
 class Engine:
     GAME = None
     OPTIONS = ()
-    # Common state: log holds (seat, card, total_after) rows of round number log_round.
+    # Common state: log holds the rows (seat, card, total_after) of round number log_round,
+    # flat (three items a row): no object per row, and round checkpoints copy it cheaply.
     FIELDS = ("round", "total", "turn", "dir", "owed", "over", "winners", "out",
               "log", "log_round")
 
@@ -202,7 +203,8 @@ class Engine:
     def round_log(self):
         """[seat, card, total_after] for each input of the current round. Right after a round
         ends it still shows the round just finished, until the next round's first input."""
-        return [list(row) for row in self.log]
+        log = self.log
+        return [[log[i], log[i + 1], log[i + 2]] for i in range(0, len(log), 3)]
 
     # --- helpers for the games ------------------------------------------------------
     def _next(self, seat, step):
@@ -217,7 +219,10 @@ class Engine:
         if self.log_round != self.round:
             self.log = []
             self.log_round = self.round
-        self.log.append((seat, card, self.total))
+        log = self.log
+        log.append(seat)
+        log.append(card)
+        log.append(self.total)
 
     def _finish(self, winners):
         self.over = True

@@ -5,18 +5,21 @@ Sticky ones (round end, game over) stay until a key; the others go by themselves
 from croupier.ui import draw
 
 
+ROWS = 4  # text rows under the banner
+
+
 class Announcement:
     def __init__(self, title, lines, tune, sticky):
-        self.title, self.lines, self.tune, self.sticky = title, lines, tune, sticky
+        self.title, self.tune, self.sticky = title, tune, sticky
+        rows = []  # wrapped once here, so a redraw allocates nothing
+        for line in lines:
+            rows.extend(draw.wrap(line, 16))
+        self.rows = rows[:ROWS]
 
     def draw(self, fb):
         draw.banner(fb, self.title)
-        y = 24
-        for line in self.lines:
-            for part in draw.wrap(line, 16):
-                if y <= draw.H - 8:
-                    draw.text_center(fb, part, y)
-                y += 10
+        for i in range(len(self.rows)):
+            draw.text_center(fb, self.rows[i], 24 + 10 * i)
 
 
 def build(texts, state, effects, tunes=None):

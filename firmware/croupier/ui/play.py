@@ -22,6 +22,7 @@ CHIP_W = 32
 STATUS_Y = 33  # page 4, left, a row under the digits: the play direction, cards owed
 ARROW_W = 40
 ENTRY_Y = 40  # pages 5-6: the preview of the card being typed, or the seat prompt
+BACK = ("", "", "back")  # the soft keys while a card waits for its seat
 
 
 class Play:
@@ -29,6 +30,7 @@ class Play:
         self.ui, self.g = ui, game_module
         self.controller = ui.controller
         self._shown = None  # the state _texts last made strings for
+        self._bar_keys = None  # the soft-key page _bar last made labels for
         self._clear()
 
     def _clear(self):
@@ -181,7 +183,8 @@ class Play:
         self.preview = (line + " " + title, text.format(names[effects[0]["seat"]]["name"]))
 
     # --- drawing --------------------------------------------------------------------------
-    # The strings a state shows are made once per accepted input (_texts), not per redraw.
+    # A redraw allocates nothing: the strings a state shows are made once per accepted input
+    # (_texts), the soft-key labels once per page (_bar).
     def draw(self, fb):
         if self.sub:
             self.sub.draw(fb)
@@ -201,11 +204,15 @@ class Play:
             fb.fill_rect(0, ENTRY_Y, draw.W, 2 * draw.CHAR, 0)
             for i in range(len(lines)):
                 fb.text(draw.clip(lines[i], 16), 0, ENTRY_Y + i * draw.CHAR, 1)
-        if self.prefix:
-            draw.bar(fb, 56, ("", "", "back"))
-        else:
-            page = self._pages()[self.page]
-            draw.bar(fb, 56, (page[0][0], page[1][0], page[2][0]))
+        draw.bar(fb, 56, BACK if self.prefix else self._bar())
+
+    def _bar(self):
+        """The soft-key labels of the page shown."""
+        keys = self._pages()[self.page]
+        if keys is not self._bar_keys:
+            self._bar_labels = (keys[0][0], keys[1][0], keys[2][0])
+            self._bar_keys = keys
+        return self._bar_labels
 
     def _choice_list(self, fb, state):
         """What the prefix picks from, numbered for the digit keys, two columns of five."""
@@ -218,18 +225,20 @@ class Play:
             fb.text("%d %s" % (i + 1, draw.clip(label, width)), (i // 5) * 64, 10 + (i % 5) * 9, 1)
 
     def _texts(self, state):
-        if state is not self._shown:
-            players = state["players"]
-            self._top = "GAME OVER" if state["over"] else draw.clip(players[state["turn"]]["name"], 11)
-            self._round = "R%d" % state["round"]
-            self._owed = "x%d" % state["owed"]
-            self._names = [p["name"][:3] for p in players]
-            self._numbered = [str(i + 1) + p["name"][:2] for i, p in enumerate(players)]
-            self._badges = [self.g.badge(p) for p in players]
-            self._shown = state
+        """The strings the table shows for this state. Its own function: the comprehensions
+        make `self` a closure cell, which would cost an allocation on every redraw."""
+        players = state["players"]
+        self._top = "GAME OVER" if state["over"] else draw.clip(players[state["turn"]]["name"], 11)
+        self._round = "R%d" % state["round"]
+        self._owed = "x%d" % state["owed"]
+        self._names = [p["name"][:3] for p in players]
+        self._numbered = [str(i + 1) + p["name"][:2] for i, p in enumerate(players)]
+        self._badges = [self.g.badge(p) for p in players]
+        self._shown = state
 
     def _table(self, fb, state):
-        self._texts(state)
+        if state is not self._shown:
+            self._texts(state)
         fb.text(self._top, 0, 0, 1)
         draw.text_right(fb, self._round, 0)
         total = state["total"]
@@ -248,7 +257,9 @@ class Play:
     def _chips(self, fb, state):
         turn = -1 if state["over"] else state["turn"]
         labels = self._numbered if self.prefix else self._names
-        for seat, p in enumerate(state["players"]):
+        players = state["players"]
+        for seat in range(len(players)):  # not enumerate: its tuples would allocate
+            p = players[seat]
             x = CHIPS_X + (seat % 2) * CHIP_W
             y = TOTAL_Y + (seat // 2) * draw.CHAR
             # name, then the badge in reverse video: it also separates the chips

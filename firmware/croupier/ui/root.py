@@ -1,14 +1,15 @@
 """The UI as a whole: which screen is up, announcements over it, error messages, tunes.
 
 Knows nothing of asyncio: the app feeds it keys (`key`) and the time in ticks_ms (`tick`),
-and draws it (`draw`) whenever `on_change` was called. Inputs from the serial link reach it through the
-controller's subscription, so they are announced exactly like keypad inputs.
+and draws it (`draw`) whenever `on_change` was called. Inputs from the serial link reach it
+through the controller's subscription, so they are announced exactly like keypad inputs.
 """
 import gc
 import sys
 from time import ticks_diff
 
 import croupier
+from croupier.rules import GAMES
 from croupier.ui import draw, games
 
 SPLASH_MS = 1200
@@ -17,11 +18,12 @@ SHORT_MS = 1500  # doublet, bust, swimming, eliminated; round end and game over 
 # `ok` closes an announcement. One pressed just after the announcement went by itself was
 # meant to close it too: it must not reach the game (Lobo's empty `ok` ends a 2x turn).
 LATE_OK_MS = 1000
-# Screen modules load when needed and are dropped when the player moves on: on a 64 KB heap
-# the play screen and the setup screens cannot both stay loaded. Other games' screen
-# modules go too.
+# Modules load when needed and are dropped when the player moves on (heap): the play screen
+# and the setup screens are never loaded together, and while a game is played only its own
+# screen module, the helpers that module uses and its own rules engine stay.
 PLAY = ("play", "announce")
-OFF_PLAY = ("setup", "history", "menu")
+OFF_PLAY = ("setup", "history", "menu", "handcount", "referee")  # menus; games' sub-screens
+HELPERS = ("pad",)  # shared by some games' screen modules
 
 
 def _drop_modules(package_name, names):
@@ -29,7 +31,13 @@ def _drop_modules(package_name, names):
     for name in names:
         if sys.modules.pop(package_name + "." + name, None) is not None:
             package.__dict__.pop(name, None)
-    gc.collect()  # before the next screen's module loads into the space
+
+
+def _drop_game_modules(keep=None):
+    """Every game's screen module but keep's, and the helpers keep does not use."""
+    _drop_modules("croupier.ui.games", [g for g, _ in games.MENU if g != keep])
+    used = keep and sys.modules.get("croupier.ui.games." + keep)
+    _drop_modules("croupier.ui", [h for h in HELPERS if not hasattr(used, h)])
 
 
 class Splash:
@@ -54,6 +62,7 @@ class Ui:
         self.news_gone = None  # when the last announcement went by itself
         self.message = None  # the reason of the last refusal, shown for ERROR_MS
         self.message_since = 0
+        self._message_lines = ()
         self.now = 0
         self.splash_since = None
         self.playing = False
@@ -78,7 +87,6 @@ class Ui:
 
     def home(self):
         """The game in progress exactly where it was, else the game menu."""
-        self.splash_since = None
         if self.controller.unfinished():
             self.show_game()
         else:
@@ -86,9 +94,11 @@ class Ui:
 
     def show_game(self):
         name = self.controller.state()["game"]
-        self.screen = None
+        self.screen = self._game_module = None
         _drop_modules("croupier.ui", OFF_PLAY)
-        _drop_modules("croupier.ui.games", [g for g, _ in games.MENU if g != name])
+        _drop_game_modules(keep=name)
+        _drop_modules("croupier.rules", [g for g in GAMES if g != name])  # engines
+        gc.collect()  # before the play screen loads into the space
         from croupier.ui.play import Play
 
         self._game_module = games.load(name)
@@ -99,9 +109,12 @@ class Ui:
         self.playing = False
         self.screen = None
         _drop_modules("croupier.ui", PLAY)
+        gc.collect()
 
     def new_game(self):
         self._leave_play()
+        self._game_module = None
+        _drop_game_modules()  # setup loads the screen module of the game picked
         from croupier.ui.setup import Setup
 
         back = self.show_game if self.controller.game is not None else None
@@ -155,6 +168,7 @@ class Ui:
 
     def error(self, reason):
         self.message, self.message_since = reason, self.now
+        self._message_lines = draw.wrap(reason, 16)[:3]  # once, not per redraw
         self.buzzer.play("error")
         self._tuned = True
 
@@ -205,9 +219,9 @@ class Ui:
         fb.fill(0)
         (self.news[0] if self.news else self.screen).draw(fb)
         if self.message:
-            lines = draw.wrap(self.message, 16)[:3]
+            lines = self._message_lines
             top = 30 - 5 * len(lines)
             fb.fill_rect(0, top - 3, draw.W, 10 * len(lines) + 5, 0)
             fb.rect(0, top - 3, draw.W, 10 * len(lines) + 5, 1)
-            for i, line in enumerate(lines):
-                draw.text_center(fb, line, top + 10 * i)
+            for i in range(len(lines)):
+                draw.text_center(fb, lines[i], top + 10 * i)
