@@ -13,10 +13,7 @@ import sys
 import time
 
 import boards
-from croupier.controller import Controller
-from croupier.journal import Journal
 from croupier.ui import draw
-from croupier.ui.root import Ui
 
 TICK_MS = const(100)  # announcement and message timeouts need no finer clock
 RESTART_MS = const(3000)  # how long the crash screen stays before a running app restarts
@@ -69,8 +66,14 @@ class App:
         return self.up
 
     def _start(self):
-        """The journal, the controller and the UI: made once (again after a failed start)."""
+        """The journal, the controller and the UI: made once (again after a failed start).
+        Their modules load only now, after the display: a start that runs out of memory
+        loading them can still say so on the screen."""
         if self.ui is None:
+            from croupier.controller import Controller
+            from croupier.journal import Journal
+            from croupier.ui.root import Ui
+
             self.journal = Journal(self.board.JOURNAL_DIR)
             self.controller = Controller(self.journal)
             self.ui = Ui(self.controller, self.buzzer, self.redraw.set)

@@ -64,11 +64,11 @@ class Broken:
 
 
 def power_on():
-    """The app as main.py starts it; STARTUP=1 makes the journal's first opening run out of
-    memory, as a start on a too small heap would."""
-    import croupier.app
+    """The app as main.py starts it; argv[2] == "1" makes the journal's first opening run out
+    of memory, as a start on a too small heap would."""
+    import croupier.journal
 
-    real, opened = croupier.app.Journal, []
+    real, opened = croupier.journal.Journal, []
 
     def journal(path):
         opened.append(path)
@@ -76,7 +76,7 @@ def power_on():
             raise MemoryError("memory allocation failed, allocating 1024 bytes")
         return real(path)
 
-    croupier.app.Journal = journal
+    croupier.journal.Journal = journal
     return App(Board()), opened
 
 

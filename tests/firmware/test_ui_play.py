@@ -132,3 +132,23 @@ def test_ok_just_after_an_announcement_went_by_itself_only_closes_it(micropython
              ("snap", "ended"))
     assert s["closed"]["inputs"] == ["2x", "11"] and s["closed"]["message"] is None
     assert s["ended"]["inputs"] == ["2x", "11", "end"]
+
+
+def test_redrawing_a_screen_that_did_not_change_allocates_nothing(micropython, tmp_path):
+    # what the refresh task redraws: the table, a preview, a refusal, an announcement
+    out = run_ui(micropython, tmp_path, [
+        BOOTED, LOBO3, ("keys", "9 ok"), ("draw_locked", "table"),
+        ("keys", "4"), ("draw_locked", "preview"), ("keys", "ok a a"), ("draw_locked", "refusal"),
+        ("keys", "9 ok"), ("draw_locked", "announcement"), ("snap", "s")])
+    locked = {o["draw_locked"]: o["allocates"] for o in out if "draw_locked" in o}
+    assert locked == {"table": False, "preview": False, "refusal": False, "announcement": False}
+    assert by_name(out)["s"]["news"] == ["DOUBLET!"]
+
+
+def test_a_total_too_wide_for_big_digits_is_shown_small_beside_the_chips(micropython, tmp_path):
+    s = play(micropython, tmp_path, LOBO3, ("keys", "b " * 9), ("snap", "-90"),
+             ("keys", "b"), ("snap", "-100"))
+    assert s["-100"]["state"]["total"] == -100
+    assert lit(s["-90"]["fb"], 0, 8, 64, 8) > 0  # "-90": big digits from the top row
+    assert lit(s["-100"]["fb"], 0, 8, 64, 8) == 0  # "-100": one text row lower, small
+    assert lit(s["-100"]["fb"], 0, 16, 40, 8) > 0

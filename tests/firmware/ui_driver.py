@@ -8,6 +8,8 @@
 #   ["roster", ["Ann", "Bob"]]       what the host's `roster` command sets
 #   ["link", "play", "9"]            a controller call as the serial link makes it
 #   ["reboot"]                       power cycle: everything rebuilt from the journal
+#   ["draw_locked", name]            the app's redraw with the heap locked: prints
+#                                     {"draw_locked": name, "allocates": bool}
 #   ["snap", name]                   {"snap", "fb" (hex, page order), "state", "tunes",
 #                                     "message", "screen", "news", "preview",
 #                                     "setup", "inputs", "mem_peak", "modules" (the UI
@@ -72,6 +74,8 @@ class Bench:
         elif op == "reboot":
             self.now += 5000
             self.power_on()
+        elif op == "draw_locked":
+            print(json.dumps({"draw_locked": command[1], "allocates": self.draw_allocates()}))
         elif op == "snap":
             self.snap(command[1])
         else:
@@ -89,6 +93,17 @@ class Bench:
                 self.ui.key(text[start:end - 1] if hold else text[start:end], hold)
                 self.ui.draw(self.fb)  # as the app's refresh task does after every key
             start = end + 1
+
+    def draw_allocates(self):
+        gc.collect()
+        micropython.heap_lock()
+        try:
+            self.ui.draw(self.fb)
+        except MemoryError:
+            return True
+        finally:
+            micropython.heap_unlock()
+        return False
 
     def snap(self, name):
         self.ui.draw(self.fb)

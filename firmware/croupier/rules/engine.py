@@ -170,7 +170,7 @@ class Engine:
             effects = self._step(card)
             return self.state(), effects
         finally:
-            self._load(saved)
+            self._load(saved, keep=True)  # saved is ours alone: no second copy
 
     def undo(self):
         if not self.inputs:
@@ -293,8 +293,15 @@ class Engine:
         self._marks.append((applied, self._save()))
 
     def _save(self):
-        return [_copy(getattr(self, name)) for name in self.FIELDS]
+        """The fields' values, lists copied; except the log of a finished round, which is
+        shared: _logged never appends to it again (the next round starts a new list), and
+        on a small heap its copy in every round checkpoint is what runs out first."""
+        finished = self.log_round != self.round
+        return [self.log if finished and name == "log" else _copy(getattr(self, name))
+                for name in self.FIELDS]
 
-    def _load(self, saved):
+    def _load(self, saved, keep=False):
+        """Set the state from a _save(); keep: take its lists as they are (copied otherwise,
+        as a checkpoint must stay intact)."""
         for name, value in zip(self.FIELDS, saved):
-            setattr(self, name, _copy(value))
+            setattr(self, name, value if keep else _copy(value))

@@ -231,6 +231,7 @@ class Play:
         self._top = "GAME OVER" if state["over"] else draw.clip(players[state["turn"]]["name"], 11)
         self._round = "R%d" % state["round"]
         self._owed = "x%d" % state["owed"]
+        self._total = str(state["total"])  # for totals too wide for big digits
         self._names = [p["name"][:3] for p in players]
         self._numbered = [str(i + 1) + p["name"][:2] for i, p in enumerate(players)]
         self._badges = [self.g.badge(p) for p in players]
@@ -247,7 +248,7 @@ class Play:
             if width <= TOTAL_RIGHT:
                 draw.big_number(fb, TOTAL_RIGHT - width, TOTAL_Y, total)
             else:  # a house-rule total too wide for big digits
-                fb.text(str(total), 0, TOTAL_Y + draw.CHAR, 1)
+                fb.text(self._total, 0, TOTAL_Y + draw.CHAR, 1)
         if not state["over"]:
             draw.arrow(fb, 0, STATUS_Y, ARROW_W, state["dir"])
             if state["owed"] > 1:

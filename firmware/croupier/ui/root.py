@@ -3,6 +3,10 @@
 Knows nothing of asyncio: the app feeds it keys (`key`) and the time in ticks_ms (`tick`),
 and draws it (`draw`) whenever `on_change` was called. Inputs from the serial link reach it
 through the controller's subscription, so they are announced exactly like keypad inputs.
+
+Keys over an announcement: any key closes it; on the play screen every key but `ok` and
+`menu` then goes on to the game as well, so typing the next card loses nothing, while `ok`
+(also within LATE_OK_MS of an announcement going by itself) only closes it.
 """
 import gc
 import sys
