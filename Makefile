@@ -13,6 +13,8 @@ endif
 export MICROPYTHON
 
 PYTEST_ARGS ?=
+# A subset: make test TESTS=tests/rules PYTEST_ARGS=-x
+TESTS ?= tests
 
 .PHONY: setup test demo bench clean
 setup: $(VENV)/.installed
@@ -26,7 +28,7 @@ $(VENV)/.installed: host/pyproject.toml
 	touch $@
 
 test: setup
-	$(BIN)/python -m pytest -c tests/pytest.ini $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -c tests/pytest.ini $(PYTEST_ARGS) $(TESTS)
 
 demo: setup
 	$(BIN)/croupier demo

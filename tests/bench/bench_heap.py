@@ -3,14 +3,20 @@ unix port, 64-bit: GC blocks of 32 bytes, 8-byte pointers), firmware compiled as
 
 1. import cost of each firmware module (heap held after `import` and gc.collect());
 2. heap in use after boot (the App built, its tasks running, the splash gone);
-3. the smallest heap that plays a whole Lobo 77 and a whole BASTA game with the whole
+3. heap held by a whole game's data: controller + journal + rules, no UI (cards are
+   constants of the code run, so no heap string per card);
+4. the smallest heap that plays a whole Lobo 77 and a whole BASTA game with the whole
    firmware running: keys injected over the link (keypad queue, UI, controller, journal,
    rules, `play` events), the final state checked against CPython's engine.
 
-    .venv/bin/python tests/bench/bench_heap.py [--skip-games]
+    .venv/bin/python tests/bench/bench_heap.py [--skip-games] [--firmware DIR]
+
+--firmware measures another firmware tree, e.g. an older commit for a before/after:
+    git archive REV firmware | tar -x -C /tmp/old && ... --firmware /tmp/old/firmware
 
 The smallest heap at which the firmware suite passes is found by running the suite itself
-(`CROUPIER_TEST_HEAP=96k make test-firmware`, see docs/benchmarks.md).
+at a given heap: `CROUPIER_TEST_HEAP=124k .venv/bin/python -m pytest -c tests/pytest.ini
+tests/firmware` (docs/benchmarks.md, "Heap").
 """
 import argparse
 import json
@@ -24,8 +30,10 @@ sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 from bench_firmware_ui import smallest_heap  # noqa: E402
 from conftest import Frames, wait_for_boot  # noqa: E402
 from ui_run import game_keys, random_game, setup_keys  # noqa: E402
+from croupier.build import build_firmware  # noqa: E402
 from croupier.sim import VirtualBoard, toolchain  # noqa: E402
 
+FIRMWARE = True  # what the boards install: the current build, or a staging folder (--firmware)
 MEASURE_HEAP = "1m"  # roomy: the figures are what the firmware holds, not what it is given
 MPREMOTE = str(Path(sys.executable).with_name("mpremote"))
 # (module, label): imported in this order, each figure what that import adds. The games are
@@ -77,6 +85,20 @@ fb = board.display()
 print("COST display-object", held() - before)
 '''
 
+GAME_DATA = r'''
+import gc
+from croupier.journal import Journal
+from croupier.controller import Controller
+c = Controller(Journal("/heap-bench"))
+c.new(%r, %r, {})
+gc.collect()
+before = gc.mem_alloc()
+for card in %r:
+    c.play(card)
+gc.collect()
+print("HELD", gc.mem_alloc() - before)
+'''
+
 AFTER_BOOT = r'''
 import asyncio, gc, boards
 from croupier import app
@@ -104,7 +126,7 @@ def board_exec(vb, code, timeout=60):
 
 def import_costs():
     """{module: bytes} and the bytes in use after boot, on a board with MEASURE_HEAP."""
-    with VirtualBoard(heap=MEASURE_HEAP) as vb:
+    with VirtualBoard(heap=MEASURE_HEAP, firmware=FIRMWARE) as vb:
         vb.wait_boot(timeout=20)
         out = board_exec(vb, IMPORTS % ([name for name, _ in MODULES],))
         costs = {}
@@ -118,6 +140,17 @@ def import_costs():
     return costs, in_use
 
 
+def game_data(game, count, seed):
+    """Bytes the controller, journal and rules hold after a whole game (no UI, no link)."""
+    cards, _, _ = random_game(game, count, {}, seed)
+    players = ["P%d" % (i + 1) for i in range(count)]
+    with VirtualBoard(heap=MEASURE_HEAP, firmware=FIRMWARE) as vb:
+        vb.wait_boot(timeout=20)
+        out = board_exec(vb, GAME_DATA % (game, players, cards))
+    return len(cards), [int(line.split()[1]) for line in out.splitlines()
+                        if line.startswith("HELD ")][0]
+
+
 def game_fits(game, count, options, seed):
     """fits(heap) -> True when the whole firmware plays the game to the engine's end."""
     cards, engine, effects = random_game(game, count, options, seed)
@@ -126,7 +159,7 @@ def game_fits(game, count, options, seed):
     import serial
 
     def fits(heap):
-        with VirtualBoard(heap=heap) as vb, \
+        with VirtualBoard(heap=heap, firmware=FIRMWARE) as vb, \
                 serial.Serial(vb.port, 115200, timeout=0.1) as port:
             link = Frames(port)
             try:
@@ -165,7 +198,11 @@ def inject(link, key):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--skip-games", action="store_true", help="only the import figures")
+    parser.add_argument("--firmware", type=Path, help="firmware tree to measure instead")
     args = parser.parse_args()
+    if args.firmware:
+        global FIRMWARE
+        FIRMWARE = build_firmware(args.firmware)
     costs, in_use = import_costs()
     print("### import cost (virtual board, heap %s)\n" % MEASURE_HEAP)
     print("| module | heap held (bytes) |\n|---|---|")
@@ -175,6 +212,10 @@ def main():
     print("\nheap in use after boot (App built, tasks running, menu shown): %d bytes" % in_use)
     if args.skip_games:
         return
+    print("\n### heap held by a whole game's data (controller + journal + rules)\n")
+    for game in ("lobo77", "basta"):
+        cards, held = game_data(game, 4, 1)
+        print("- %s, 4 players, seed 1, %d cards: %d bytes" % (game, cards, held))
     print("\n### smallest heap for a whole game (keys over the link, whole firmware)\n")
     for game, count, options, seed in (("lobo77", 4, {}, 1), ("basta", 4, {}, 1)):
         fits, cards = game_fits(game, count, options, seed)

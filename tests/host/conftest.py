@@ -1,32 +1,5 @@
-"""Helpers for the host tests: journal records made the way the firmware makes them."""
+"""Fixtures for the host tests (record builders live in journal_records.py)."""
 import pytest
-
-from croupier.rules import new_game
-
-T0 = 1_700_000_000
-
-
-def journal(game, players, inputs, options=None, first_seq=1, with_end=True):
-    """Records [seq, time, game_id, kind, data] of one game; `inputs` are cards or "undo"/"redo".
-
-    Like the firmware: the `new` record's seq is the game id, every input is journalled, and an
-    `end` record with the final state follows the input that finishes the game.
-    """
-    engine = new_game(game, players, options)
-    seq = first_seq
-    records = [[seq, T0, first_seq, "new", engine.setup()]]
-    for item in inputs:
-        seq += 1
-        if item in ("undo", "redo"):
-            getattr(engine, item)()
-            records.append([seq, T0 + seq, first_seq, item, None])
-        else:
-            engine.play(item)
-            records.append([seq, T0 + seq, first_seq, "play", item])
-    if with_end and engine.state()["over"]:
-        seq += 1
-        records.append([seq, T0 + seq, first_seq, "end", engine.state()])
-    return records
 
 
 @pytest.fixture
@@ -44,11 +17,3 @@ def vboard():
 
     with VirtualBoard() as vb:
         yield vb
-
-
-def device_records(link):
-    """Every journal record the board holds now, pulled over a clean link."""
-    from croupier.sync import pull
-
-    return pull(link, link.hello()["log_epoch"], 0)
-

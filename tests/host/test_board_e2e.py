@@ -2,7 +2,7 @@
 import shutil
 import time
 
-from conftest import device_records
+from journal_records import device_records
 from croupier.build import build_firmware, read_manifest
 from croupier.cli import main
 from croupier.commands.demo import play_through_link, script_game

@@ -6,7 +6,7 @@ import json
 import pytest
 from PIL import Image
 
-from conftest import journal
+from journal_records import journal
 from croupier.cli import main
 from croupier.commands.demo import script_game
 from croupier.store import Store

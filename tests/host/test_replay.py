@@ -1,7 +1,7 @@
 """Rebuilding games from journal records with the firmware's own rules engines."""
 import pytest
 
-from conftest import journal
+from journal_records import journal
 from croupier.commands.demo import script_game
 from croupier.rules import new_game
 from croupier.sync import ReplayError, replay

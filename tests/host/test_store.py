@@ -1,7 +1,7 @@
 """The SQLite store: records keyed by (device, log_epoch, seq), games and results."""
 import pytest
 
-from conftest import journal
+from journal_records import journal
 from croupier.store import Store
 from croupier.sync import replay
 

@@ -56,7 +56,7 @@ def _die_with_parent():
 class VirtualBoard:
     """See docs/virtual-board.md. Use as a context manager, or start() and close()."""
 
-    def __init__(self, flash=None, heap="64k", link=None, firmware=True, uid=None, pins=None):
+    def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None):
         """flash: image file (created, with the firmware, when missing; None: a temporary
         one). firmware: True for the current build, a folder to install instead, or False
         for an empty filesystem; used only when the image is created. link: a path made a
