@@ -117,7 +117,8 @@ class Link:
         self.display = display
         self.board = board
         self._in = stdin or sys.stdin.buffer
-        self._out = stdout or sys.stdout
+        # Raw bytes: the text stream would turn each frame's \n into \r\n on an ESP32.
+        self._out = stdout or sys.stdout.buffer
         self._line = bytearray(MAX_LINE)
         self._byte = bytearray(1)
         self._running = True  # False once run() ended: a restarted app makes a new Link

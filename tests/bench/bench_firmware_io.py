@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
-from conftest import Frames, wait_for_boot  # noqa: E402
+from fwlink import Frames, wait_for_boot  # noqa: E402
 from test_link_fuzz import run_fuzz  # noqa: E402
 from croupier.build import build_firmware  # noqa: E402
 from croupier.paths import micropython_binary  # noqa: E402

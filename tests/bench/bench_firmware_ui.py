@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 from ui_run import (LABELS, UiRunError, game_keys, press_keys, random_game, run_ui,  # noqa: E402
                     setup_keys, wait_until)
 
-from conftest import Frames  # noqa: E402
+from fwlink import Frames  # noqa: E402
 from croupier.paths import micropython_binary  # noqa: E402
 
 FRAME_QUIET_S = 0.05  # no I2C write for this long: the frame is complete

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 from bench_firmware_ui import smallest_heap  # noqa: E402
-from conftest import Frames, wait_for_boot  # noqa: E402
+from fwlink import Frames, wait_for_boot  # noqa: E402
 from ui_run import game_keys, random_game, setup_keys  # noqa: E402
 from croupier.build import build_firmware  # noqa: E402
 from croupier.sim import VirtualBoard, toolchain  # noqa: E402

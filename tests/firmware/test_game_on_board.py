@@ -31,7 +31,7 @@ def wait_for_end(frames, timeout=20):
 def link(vb):
     """Read-only look at the game over the serial protocol (inputs go through keys only)."""
     serial = pytest.importorskip("serial")
-    from conftest import Frames
+    from fwlink import Frames
 
     with serial.Serial(vb.port, 115200, timeout=0.1) as port:
         yield Frames(port)

@@ -2,7 +2,7 @@
 import base64
 import time
 
-from conftest import frame, wait_for_boot
+from fwlink import frame, wait_for_boot
 
 HELLO_FIELDS = {"device", "fw", "proto", "board", "boot", "uptime_ms", "log_epoch", "last_seq"}
 

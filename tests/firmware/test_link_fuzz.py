@@ -4,7 +4,7 @@ runs the same cases 10,000 times."""
 import json
 import random
 
-from conftest import crc_hex, frame
+from fwlink import crc_hex, frame
 
 # Ctrl-C and Ctrl-D stay out: on the real port they interrupt MicroPython on purpose.
 _BYTES = bytes(b for b in range(256) if b not in (3, 4, 10, 13))

@@ -119,7 +119,7 @@ def read_journal(link):
 def test_mashing_the_board_keypad_keeps_firmware_and_journal_sound(micropython):
     serial = pytest.importorskip("serial")
     sim = pytest.importorskip("croupier.sim", reason="virtual board not built yet")
-    from conftest import Frames
+    from fwlink import Frames
 
     rng = random.Random(99)
     names, weights = zip(*sorted(WEIGHTS.items()))

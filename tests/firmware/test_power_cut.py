@@ -5,7 +5,7 @@ the chosen write (powercut_driver.py): hundreds of cuts, each checked after powe
 virtual board run cuts the whole firmware's power mid-game through the link."""
 import json
 
-from conftest import HERE, wait_for_boot
+from fwlink import HERE, wait_for_boot
 
 
 def test_220_power_cuts_lose_duplicate_or_corrupt_nothing(mpy):

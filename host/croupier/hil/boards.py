@@ -15,7 +15,7 @@ class VirtualTarget:
 
     virtual = True
 
-    def __init__(self, heap="64k", firmware=None):
+    def __init__(self, heap=None, firmware=None):
         from croupier.build import build_firmware
         from croupier.sim import VirtualBoard
 
@@ -24,7 +24,7 @@ class VirtualTarget:
         self.sim = VirtualBoard(heap=heap, firmware=staged)
         self.sim.start()
         self.url = self.sim.port
-        self.description = "virtual board (heap %s%s)" % (heap, ", firmware from %s" % firmware if firmware else "")
+        self.description = "virtual board (heap %d KB%s)" % (self.sim.heap // 1024, ", firmware from %s" % firmware if firmware else "")
 
     def press(self, device, key, hold=False):
         """An electrical press on the emulated matrix, with real timing (logical key names)."""

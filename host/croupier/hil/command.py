@@ -13,7 +13,7 @@ def add_arguments(parser):
     parser.add_argument("--transcripts", metavar="DIR", help="save the serial transcripts here (default: a temp dir)")
     parser.add_argument("--timeout", type=float, metavar="S", help="deadline of every request and wait (default 5)")
     parser.add_argument("--firmware", metavar="DIR", help="virtual board only: run this firmware tree")
-    parser.add_argument("--heap", metavar="SIZE", help="virtual board only: MicroPython heap (default 64k)")
+    parser.add_argument("--heap", metavar="SIZE", help="virtual board only: MicroPython heap (default: croupier.sim.FIRMWARE_HEAP)")
     parser.add_argument("--junitxml", metavar="FILE", help="also write a JUnit XML report (for CI)")
 
 

@@ -6,7 +6,7 @@ Loaded with `-p croupier.hil.plugin` (as `croupier hil` does). Options:
   --hil-transcripts DIR where each test's raw serial transcript is saved (default: a temp dir)
   --hil-timeout S       deadline of every request and wait (default 5 s; boot: --hil-boot-timeout)
   --hil-firmware DIR    virtual board only: run this firmware tree instead of the packaged one
-  --hil-heap SIZE       virtual board only: MicroPython heap (default 64k, the product's budget)
+  --hil-heap SIZE       virtual board only: MicroPython heap (default croupier.sim.FIRMWARE_HEAP)
 Fixtures: `device` (the protocol link, croupier.hil.device.Device), `keys`, `screen`,
 `reset`, `vboard` (the virtual board's side channel; needs @pytest.mark.virtual_board).
 """
@@ -35,7 +35,7 @@ def pytest_addoption(parser):
     group.addoption("--hil-timeout", type=float, default=5.0, metavar="S", help="deadline of every request and wait")
     group.addoption("--hil-boot-timeout", type=float, default=30.0, metavar="S", help="deadline for the board to boot")
     group.addoption("--hil-firmware", metavar="DIR", help="virtual board only: firmware tree to run (default: the packaged one)")
-    group.addoption("--hil-heap", default="64k", metavar="SIZE", help="virtual board only: MicroPython heap (default 64k)")
+    group.addoption("--hil-heap", default=None, metavar="SIZE", help="virtual board only: MicroPython heap (default croupier.sim.FIRMWARE_HEAP)")
 
 
 class Run:

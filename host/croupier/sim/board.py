@@ -64,6 +64,8 @@ class VirtualBoard:
         from the image path)."""
         self._pins = load_pins(pins)
         self.labels = self._pins["keypad"]["labels"]
+        if heap is None:
+            from croupier.sim import FIRMWARE_HEAP as heap  # noqa: N811 (the product's default)
         self.heap = toolchain.heap_bytes(heap)
         self.link = Path(link) if link else None
         self._flash_arg = Path(flash) if flash else None

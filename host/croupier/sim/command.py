@@ -10,7 +10,7 @@ def add_arguments(parser):
     parser.add_argument("--headless", action="store_true", help="no UI: run until SIGTERM/SIGINT")
     parser.add_argument("--link", metavar="PATH", help="make PATH a symlink to the board's serial port")
     parser.add_argument("--flash", metavar="FILE", help="flash image (created with the firmware if missing; default: temporary)")
-    parser.add_argument("--heap", metavar="SIZE", default="64k", help="MicroPython heap, e.g. 64k (default), 48k, 1m")
+    parser.add_argument("--heap", metavar="SIZE", help="MicroPython heap for the firmware, e.g. 1m (default: what the firmware needs on this 64-bit port, croupier.sim.FIRMWARE_HEAP)")
     parser.add_argument("--baud", metavar="N", type=int, help="limit the serial line to N baud (8N1)")
 
 

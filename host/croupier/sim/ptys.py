@@ -2,8 +2,9 @@
 
 The serial port is what people and tools open: raw, 8 bits, no output processing (ONLCR
 off), and it lives as long as the board, across every reset. The console is the
-interpreter's stdin/stdout: no echo, no line editing, no signals, but "\n" goes out as
-"\r\n", which is what MicroPython's cooked stdout does on a real board.
+interpreter's stdin/stdout: no echo, no line editing, no signals and no output processing
+either, so sys.stdout.buffer is raw as on a board; the board-side runtime (mpy/_sim_stdio.py)
+cooks text output itself, "\n" to "\r\n", as MicroPython's stdout does on a board.
 """
 import os
 import termios
@@ -24,7 +25,7 @@ def console():
     master, slave = os.openpty()
     attrs = termios.tcgetattr(slave)
     attrs[0] = 0  # iflag: no CR/NL mapping, no XON/XOFF
-    attrs[1] = termios.OPOST | termios.ONLCR
+    attrs[1] = 0  # oflag: bytes pass unchanged (no ONLCR)
     attrs[2] = termios.CS8 | termios.CREAD | termios.CLOCAL
     attrs[3] = 0  # lflag: no echo, no canonical mode, no ISIG: Ctrl-C is the supervisor's job
     attrs[6][termios.VMIN] = 1

@@ -2,7 +2,8 @@
 # the flash at /, run boot.py and main.py, then the REPL: friendly, raw (Ctrl-A) and
 # raw-paste, exactly as mpremote expects them. A soft reset ends this interpreter with exit
 # code 3 (friendly) or 4 (raw REPL); the supervisor starts the next one in that mode.
-# Output ends lines with "\n": the pty adds the "\r" as MicroPython's cooked stdout does.
+# Text goes out through _sim_stdio's cooked stdout, which sends each "\n" as "\r\n" as a
+# board's console does; the console pty itself passes bytes unchanged.
 import gc
 import io
 import micropython
@@ -11,13 +12,15 @@ import sys
 import vfs
 
 import _sim_channel as ch
+import _sim_stdio
 
+_sim_stdio.install()  # first: everything from here on prints as on a board
 ch.connect(ch.env("SOCK"))
 import machine  # noqa: E402,F401 (imported before / becomes the flash: it lives on the host)
 import _sim_flash  # noqa: E402
 
 _in = sys.stdin.buffer
-_out = sys.stdout
+_out = _sim_stdio.stdout
 _c = bytearray(1)
 _RAW_PROMPT = "raw REPL; CTRL-B to exit\n"
 
@@ -82,13 +85,14 @@ def execute(code, g, mode, name, raw):
 
 
 def print_exception(e):
-    """The traceback as the board prints it: without this module's own frame."""
+    """The traceback as the board prints it: without the frames of the emulation's own
+    modules (this REPL, the cooked print), which are C code on a board."""
     try:
         text = io.StringIO()
         sys.print_exception(e, text)
-        write("".join(line + "\n" for line in text.getvalue().split("\n")[:-1] if '"_sim_boot.py"' not in line))
-    except MemoryError:
-        sys.print_exception(e)
+        write("".join(line + "\n" for line in text.getvalue().split("\n")[:-1] if '"_sim_' not in line))
+    except MemoryError:  # streamed as it is formatted: needs next to no heap
+        sys.print_exception(e, _out)
 
 
 def run_file(name, g):
@@ -295,7 +299,7 @@ def raw_paste(g, protocol):
             _out.buffer.write(b"\x04")
             if c == 3:
                 write("\x04")
-                sys.print_exception(KeyboardInterrupt())
+                sys.print_exception(KeyboardInterrupt(), _out)
                 write("\x04")
                 return
             break
