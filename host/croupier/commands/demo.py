@@ -21,6 +21,12 @@ DECKS = {
     "lobo77": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "10", "10", "0", "-10", "2x", "rev",
                "11", "22", "33", "44", "55", "66"],
     "basta": ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "0", "rev", "basta", "-5"],
+    # The other three: the tracker's cards and the score pad's entries for up to 6 seats.
+    "maumau": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "Q", "K", "A", "J:h", "J:s", "draw"]
+              + ["hand:%d:%d" % (seat, points) for seat in range(5) for points in (12, 27, 41)],
+    "factors": ["pen:%d" % seat for seat in range(6)]
+               + ["hand:%d:%d" % (seat, cards) for seat in range(6) for cards in (0, 2, 5)],
+    "duo": ["0", "1", "2", "3", "4", "5", "1x", "4x", "draw"],
 }
 PENALTIES = ("doublet", "bust")
 MAX_CARDS = 2000
