@@ -1,7 +1,5 @@
 """Virtual boards for the sim tests: each test gets boards whose flash holds its own small
 program (main.py), not the firmware, so these tests exercise the board itself."""
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -9,7 +7,6 @@ import pytest
 from croupier.sim import VirtualBoard
 
 ROOT = Path(__file__).resolve().parents[2]
-MPREMOTE = str(Path(sys.executable).parent / "mpremote")  # the venv running the tests
 
 
 @pytest.fixture
@@ -34,10 +31,3 @@ def make_board(tmp_path):
     yield make
     for board in boards:
         board.close()
-
-
-def mpremote(port, *args, timeout=30):
-    """Run the stock mpremote against a port; -> stdout. Fails the test on an error."""
-    proc = subprocess.run([MPREMOTE, "connect", str(port), *args], capture_output=True, text=True, timeout=timeout)
-    assert proc.returncode == 0, "mpremote %s failed: %s%s" % (" ".join(args), proc.stdout, proc.stderr)
-    return proc.stdout

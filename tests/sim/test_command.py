@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import mpremote
+from mpremote_run import mpremote
 from croupier.sim import flash
 
 

@@ -1,5 +1,5 @@
 """The emulated `machine` module: ESP32 behaviour seen from a program on the board."""
-from conftest import mpremote
+from mpremote_run import mpremote
 
 PROGRAM = """
 import machine, time

@@ -2,7 +2,7 @@
 import serial
 
 from croupier.sim import VirtualBoard, flash
-from conftest import mpremote
+from mpremote_run import mpremote
 
 
 def test_exec_cp_ls_and_files_survive_resets_and_restarts(make_board, tmp_path):
