@@ -1,12 +1,8 @@
 """Virtual boards for the sim tests: each test gets boards whose flash holds its own small
 program (main.py), not the firmware, so these tests exercise the board itself."""
-from pathlib import Path
-
 import pytest
 
 from croupier.sim import VirtualBoard
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
