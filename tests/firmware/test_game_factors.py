@@ -7,6 +7,7 @@ from croupier.rules import new_game
 from ui_run import (
     LONG_GAME_HEAP, by_name, game_keys, golden_pixels, pixels, press_keys, random_game, run_ui)
 from test_game_on_board import link, vb, wait_for_end  # noqa: F401 (fixtures)
+from synced import synced_game
 
 BOOTED = ("tick", 1500)
 FACTORS3 = ("keys", "4 3 ok ok")  # factor race, P1 P2 P3 (no options), P1 starts
@@ -99,7 +100,7 @@ def test_referee_rules_on_cards_without_touching_the_game(micropython, tmp_path)
     assert s["back"]["preview"] == ["6 -> P2 next"]  # the pad again
 
 
-def test_game_by_keys_on_the_virtual_board(vb, link):
+def test_game_by_keys_on_the_virtual_board(vb, link, tmp_path, capsys):
     """The whole firmware on the virtual board, keys pressed on its matrix: two rounds, a
     penalty card, P2 wins with 7 points to 10."""
     cards = ["pen:0", "hand:0:3", "hand:1:5", "hand:1:2", "hand:0:4"]
@@ -108,3 +109,7 @@ def test_game_by_keys_on_the_virtual_board(vb, link):
     press_keys(vb, "4 2 ok ok " + game_keys("factors", cards, effects, keys_of))
     assert wait_for_end(link) == engine.state()
     assert engine.state()["winners"] == [1]
+    link.port.close()  # the sync below opens the board's port as a user would
+    game, standings = synced_game(vb.port, tmp_path, capsys)
+    assert game["status"] == "over" and game["final_state"] == engine.state()
+    assert "P2" in standings

@@ -6,6 +6,7 @@ import pytest
 from croupier.rules import new_game
 from ui_run import LONG_GAME_HEAP, by_name, game_keys, lit, press_keys, random_game, run_ui
 from test_game_on_board import link, vb, wait_for_end  # noqa: F401 (fixtures)
+from synced import synced_game
 
 BOOTED = ("tick", 1500)
 MAU3 = ("keys", "3 3 ok ok ok")  # Mau-Mau, P1 P2 P3, default options, P1 starts
@@ -192,7 +193,7 @@ def test_counting_screen_refuses_ok_without_cards_and_goes_back(micropython, tmp
     assert s["back"]["preview"] == ["5 -> P2 next END", "P1 went out"]  # on the pad again
 
 
-def test_game_by_keys_on_the_virtual_board(vb, link):
+def test_game_by_keys_on_the_virtual_board(vb, link, tmp_path, capsys):
     """The whole firmware on the virtual board, keys pressed on its matrix: a tracked round,
     then P1's 120 points put P1 out and P2 wins."""
     cards = ["7", "7", "draw", "J:h", "8", "A", "9", "out:1", "hand:0:120"]
@@ -201,3 +202,7 @@ def test_game_by_keys_on_the_virtual_board(vb, link):
     press_keys(vb, "3 2 ok ok ok " + game_keys("maumau", cards, effects, keys_of))
     assert wait_for_end(link) == engine.state()
     assert engine.state()["winners"] == [1]
+    link.port.close()  # the sync below opens the board's port as a user would
+    game, standings = synced_game(vb.port, tmp_path, capsys)
+    assert game["status"] == "over" and game["final_state"] == engine.state()
+    assert "P2" in standings
