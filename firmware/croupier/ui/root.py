@@ -205,12 +205,11 @@ class Ui:
         from croupier.ui.announce import build
 
         game = games.load(state["game"])
-        queued = build(game.TEXTS, state, effects, getattr(game, "TUNES", None))
-        if queued:
-            first = not self.news
-            self.news.extend(queued)
-            if first:
-                self._announce_first()
+        # A new input makes older news stale: the queue holds this input's announcements only,
+        # so cards arriving over the link with nobody at the keys never pile news up.
+        self.news = build(game.TEXTS, state, effects, getattr(game, "TUNES", None))
+        if self.news:
+            self._announce_first()
         self.on_change()
 
     def _announce_first(self):
