@@ -7,7 +7,7 @@ one in flight at the cut may be applied or not), that the journal (`log` from se
 gap, no duplicate and nothing corrupt, holds exactly the inputs the host saw confirmed, and
 replays (croupier.sync.replay) to the device's state.
 
-    .venv/bin/python tests/stress/power_cut_board.py [--cuts 200] [--seed 0] [--within 12]
+    .venv/bin/python tests/stress/power_cut_board.py [--cuts 200] [--seed 0] [--within 100]
 """
 import argparse
 import copy
@@ -32,6 +32,7 @@ INPUTS_PER_CUT = 400  # inputs sent before a cut that never strikes is a failure
 REPLY_POLL = 0.2  # seconds between looks at the power while a reply is awaited
 REPLY_TIMEOUT = 10.0
 LOG_PAGE = 32
+KINDS = ("new", "play", "undo", "redo", "end", "abandon")  # the record kinds of the journal
 
 
 class Failure(AssertionError):
@@ -105,7 +106,7 @@ class Run:
         self.records = 0
         self.inputs = 0
         self.in_flight_applied = 0
-        self.over_without_end = 0
+        self.over_without_end = []  # cuts after which a finished game had no `end` record
         self.next_id = 1 << 20  # request ids of its own, apart from those of Frames.call
 
     # -- one cut ------------------------------------------------------------------------------
@@ -133,7 +134,7 @@ class Run:
         self.frames.events.clear()
         self.frames.noise.clear()
         boot = wait_for_boot(self.frames)
-        self.check(boot, pending)
+        self.check(n, boot, pending)
 
     def send(self, kind, data):
         """The answer to one input, or None when the board lost power before answering."""
@@ -157,7 +158,7 @@ class Run:
             return None
 
     # -- the checks after a power-up ------------------------------------------------------------
-    def check(self, boot, pending):
+    def check(self, n, boot, pending):
         state = self.frames.ok("state")["state"]
         if pending is not None and self.matches(state, self.host.after(*pending)) and \
                 not self.matches(state, self.host.engine):
@@ -168,7 +169,7 @@ class Run:
             raise Failure("the device resumed at %s, the last confirmed input gives %s (in flight: %s)" % (
                 canon(state), canon(self.host.engine and self.host.engine.state()), pending))
         records = self.journal(boot["last_seq"])
-        self.check_inputs(records, pending)
+        self.check_inputs(n, records, pending)
         self.check_replay(records, state)
 
     def matches(self, state, engine):
@@ -182,6 +183,10 @@ class Run:
             if not page:
                 break
             records += page
+        for rec in records:
+            if not (isinstance(rec, list) and len(rec) == 5 and isinstance(rec[0], int) and rec[1] is None
+                    and isinstance(rec[2], int) and rec[3] in KINDS):
+                raise Failure("corrupt journal record %r" % (rec,))
         seqs = [r[0] for r in records]
         if seqs != list(range(1, last_seq + 1)):
             raise Failure("journal seqs are not 1..%d: %s" % (last_seq, _gaps(seqs)))
@@ -190,7 +195,7 @@ class Run:
         self.records = last_seq
         return records
 
-    def check_inputs(self, records, pending):
+    def check_inputs(self, n, records, pending):
         """The journal's inputs are exactly the confirmed ones: none lost, none twice, none
         made up; the in-flight one is not there (it was found not applied)."""
         logged = [(r[3], {"game": r[4]["game"], "players": r[4]["players"]} if r[3] == "new" else r[4])
@@ -200,10 +205,11 @@ class Run:
             first = next((i for i, pair in enumerate(zip(logged, confirmed)) if canon(pair[0]) != canon(pair[1])),
                          min(len(logged), len(confirmed)))
             raise Failure("journal inputs differ from the confirmed ones at input %d: journal %s, host %s "
-                          "(%d vs %d inputs, in flight %s)" % (first, logged[first:first + 3], confirmed[first:first + 3],
-                                                               len(logged), len(confirmed), pending))
+                          "(%d vs %d inputs, in flight %s)" % (
+                              first, logged[first:first + 3], confirmed[first:first + 3],
+                              len(logged), len(confirmed), pending))
         if records and records[-1][3] == "play" and self.host.engine.state()["over"]:
-            self.over_without_end += 1
+            self.over_without_end.append(n)
 
     def check_replay(self, records, state):
         """Each game's records replay through the rules; the last one to the device's state."""
@@ -228,7 +234,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cuts", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--within", type=int, default=12, help="the cut strikes at a random one of the next N writes")
+    parser.add_argument("--within", type=int, default=100, help="the cut strikes at a random one of the next N writes")
     args = parser.parse_args(argv)
     started = time.monotonic()
     failures = []
@@ -239,16 +245,18 @@ def main(argv=None):
         for n in range(args.cuts):
             try:
                 run.cut(n)
-            except (Failure, TimeoutError) as exc:
+            except (AssertionError, TimeoutError) as exc:  # Failure, or fwlink's own checks
                 failures.append("seed %d cut %d: %s" % (args.seed, n, exc))
                 print("FAIL " + failures[-1], flush=True)
                 break  # the host's picture of the game is no longer trustworthy
             if (n + 1) % 20 == 0:
                 print("%d cuts, %d records" % (n + 1, run.records), flush=True)
+        noted = " (cuts %s)" % run.over_without_end if run.over_without_end else ""
         print("cuts %d, inputs confirmed %d, records %d, games %d, resumes verified %d, in-flight inputs "
-              "found applied %d, games over without an end record %d, failures %d, %.0f s" % (
+              "found applied %d, finished games resumed without an `end` record %d%s, failures %d, %.0f s" % (
                   n + 1 - bool(failures), run.inputs, run.records, run.host.games, n + 1 - bool(failures),
-                  run.in_flight_applied, run.over_without_end, len(failures), time.monotonic() - started))
+                  run.in_flight_applied, len(run.over_without_end), noted,
+                  len(failures), time.monotonic() - started))
     return 1 if failures else 0
 
 
