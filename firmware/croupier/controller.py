@@ -41,6 +41,9 @@ class Controller:
             _replay(game, kind, data)
         self.game, self.game_id = game, game_id
         self.last_state = game.state()
+        if self.last_state["over"]:
+            # Power went between the game's last input and its `end` record: close it now.
+            self.journal.append(game_id, "end", self.last_state)
         return True
 
     def unfinished(self):

@@ -173,3 +173,33 @@ def test_a_value_canonical_json_refuses_is_not_journaled(mpy):
             kept.pop()
     assert out["plays"] == kept
     assert out["actions"] == len(kept)  # nothing left to redo: every undo was followed by a card
+
+
+FINISHED_WITHOUT_END = r'''
+import json
+from ramflash import RamFlash, mount
+from croupier.journal import Journal
+from croupier.controller import Controller
+from croupier.rules import new_game
+
+mount(RamFlash(blocks=64), fresh=True)
+journal = Journal("/flash/j")
+reference = new_game("lobo77", ["A", "B"], {"tokens": 1})
+gid = journal.append(None, "new", reference.setup())
+for card in ("11", "0", "66"):  # B pays at 11 and swims, pays again at 77: out, A wins
+    reference.play(card)
+    journal.append(gid, "play", card)
+# the power went here: the last input is journaled, its `end` record is not
+controller = Controller(Journal("/flash/j"))
+print(json.dumps({"resumed": controller.resume(), "over": reference.state()["over"],
+                  "last": controller.journal.records(0, 10)[-1],
+                  "state": reference.state(), "after": Controller(Journal("/flash/j")).resume()}))
+'''
+
+
+def test_a_game_that_finished_as_the_power_went_gets_its_end_record_at_boot(mpy):
+    out = json.loads(mpy(FINISHED_WITHOUT_END).strip().splitlines()[-1])
+    assert out["over"] and out["resumed"]
+    seq, _, game_id, kind, data = out["last"]
+    assert (seq, game_id, kind, data) == (5, 1, "end", out["state"])
+    assert out["after"] is False  # closed: the next boot has no unfinished game
