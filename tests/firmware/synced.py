@@ -16,3 +16,12 @@ def synced_game(port, folder, capsys):
     assert main(["export", "--format", "json", "--db", db, "--out", str(out)]) == 0
     (game,) = json.loads(out.read_text())["games"]
     return game, standings
+
+
+def check_synced(vb, link, folder, capsys, state):
+    """Close the test's own link, then sync the board as a user would: the game comes back
+    over, with the board's final state, and its winners are in the standings."""
+    link.port.close()
+    game, standings = synced_game(vb.port, folder, capsys)
+    assert game["status"] == "over" and game["final_state"] == state
+    assert all(state["players"][seat]["name"] in standings for seat in state["winners"])

@@ -6,7 +6,7 @@ import pytest
 from croupier.rules import new_game
 from ui_run import LONG_GAME_HEAP, by_name, game_keys, lit, press_keys, random_game, run_ui
 from test_game_on_board import link, vb, wait_for_end  # noqa: F401 (fixtures)
-from synced import synced_game
+from synced import check_synced
 
 BOOTED = ("tick", 1500)
 DUO = ("keys", "5 ok ok ok ok")  # P1 P2, rows layout, to 5 points, P1 opens
@@ -122,7 +122,4 @@ def test_match_by_keys_on_the_virtual_board(vb, link, tmp_path, capsys):
     press_keys(vb, setup_keys({"target": 1}) + " " + game_keys("duo", cards, effects, keys_of))
     assert wait_for_end(link) == engine.state()
     assert engine.state()["winners"] == [0]
-    link.port.close()  # the sync below opens the board's port as a user would
-    game, standings = synced_game(vb.port, tmp_path, capsys)
-    assert game["status"] == "over" and game["final_state"] == engine.state()
-    assert "P1" in standings
+    check_synced(vb, link, tmp_path, capsys, engine.state())

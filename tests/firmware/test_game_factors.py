@@ -7,7 +7,7 @@ from croupier.rules import new_game
 from ui_run import (
     LONG_GAME_HEAP, by_name, game_keys, golden_pixels, pixels, press_keys, random_game, run_ui)
 from test_game_on_board import link, vb, wait_for_end  # noqa: F401 (fixtures)
-from synced import synced_game
+from synced import check_synced
 
 BOOTED = ("tick", 1500)
 FACTORS3 = ("keys", "4 3 ok ok")  # factor race, P1 P2 P3 (no options), P1 starts
@@ -109,7 +109,4 @@ def test_game_by_keys_on_the_virtual_board(vb, link, tmp_path, capsys):
     press_keys(vb, "4 2 ok ok " + game_keys("factors", cards, effects, keys_of))
     assert wait_for_end(link) == engine.state()
     assert engine.state()["winners"] == [1]
-    link.port.close()  # the sync below opens the board's port as a user would
-    game, standings = synced_game(vb.port, tmp_path, capsys)
-    assert game["status"] == "over" and game["final_state"] == engine.state()
-    assert "P2" in standings
+    check_synced(vb, link, tmp_path, capsys, engine.state())

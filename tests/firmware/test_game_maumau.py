@@ -6,7 +6,7 @@ import pytest
 from croupier.rules import new_game
 from ui_run import LONG_GAME_HEAP, by_name, game_keys, lit, press_keys, random_game, run_ui
 from test_game_on_board import link, vb, wait_for_end  # noqa: F401 (fixtures)
-from synced import synced_game
+from synced import check_synced
 
 BOOTED = ("tick", 1500)
 MAU3 = ("keys", "3 3 ok ok ok")  # Mau-Mau, P1 P2 P3, default options, P1 starts
@@ -202,7 +202,4 @@ def test_game_by_keys_on_the_virtual_board(vb, link, tmp_path, capsys):
     press_keys(vb, "3 2 ok ok ok " + game_keys("maumau", cards, effects, keys_of))
     assert wait_for_end(link) == engine.state()
     assert engine.state()["winners"] == [1]
-    link.port.close()  # the sync below opens the board's port as a user would
-    game, standings = synced_game(vb.port, tmp_path, capsys)
-    assert game["status"] == "over" and game["final_state"] == engine.state()
-    assert "P2" in standings
+    check_synced(vb, link, tmp_path, capsys, engine.state())
