@@ -39,11 +39,13 @@ class Controller:
         game = new_game(setup["game"], setup["players"], setup.get("options"))
         for kind, data in actions:
             _replay(game, kind, data)
-        self.game, self.game_id = game, game_id
-        self.last_state = game.state()
-        if self.last_state["over"]:
-            # Power went between the game's last input and its `end` record: close it now.
-            self.journal.append(game_id, "end", self.last_state)
+        state = game.state()
+        if state["over"]:
+            # Power went between the game's last input and its `end` record: write it now,
+            # and boot as if it had made it (a finished game is not resumed).
+            self.journal.append(game_id, "end", state)
+            return False
+        self.game, self.game_id, self.last_state = game, game_id, state
         return True
 
     def unfinished(self):

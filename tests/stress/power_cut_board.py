@@ -52,13 +52,13 @@ def apply(engine, kind, data):
 
 def resumed_views(engine):
     """The states the device may show after a power-up with this engine's game in its
-    journal: an unfinished game as it was; a finished one is not resumed (None), unless the
-    cut fell between its last input and its `end` record: then it shows its end, and the
-    firmware writes the missing `end` record at boot."""
+    journal: an unfinished game as it was; a finished one is not resumed (None), even when
+    the cut fell between its last input and its `end` record (the firmware writes the missing
+    `end` at boot)."""
     if engine is None:
         return [None]
     state = engine.state()
-    return [None, state] if state["over"] else [state]
+    return [None] if state["over"] else [state]
 
 
 class Host:
