@@ -82,7 +82,8 @@ class Link:
         self.info = None  # the last `hello` answer
 
     # -- raw line I/O -------------------------------------------------------------
-    def _write(self, data: bytes):
+    def write_raw(self, data: bytes):
+        """Send bytes as they are (the HIL suite sends malformed frames on purpose)."""
         if self.transcript:
             self.transcript("tx", data)
         self.port.write(data)
@@ -107,7 +108,7 @@ class Link:
                     self.transcript("rx", chunk)
                 self._buffer += chunk
 
-    def _next_message(self, deadline, stop_on_damage=False):
+    def next_message(self, deadline, stop_on_damage=False):
         """The next valid frame object; noise lines are recorded on the way. None at the
         deadline, DAMAGED for a frame that failed its check when stop_on_damage."""
         while True:
@@ -135,7 +136,7 @@ class Link:
         frame = encode_frame(request)
         if len(frame) > MAX_REQUEST:
             raise LinkError("%s: request is %d bytes, the device accepts at most %d" % (cmd, len(frame), MAX_REQUEST))
-        self._write(frame)
+        self.write_raw(frame)
         return rid
 
     def call(self, cmd, timeout=None, retries=None, **args):
@@ -166,7 +167,7 @@ class Link:
 
     def _wait_answer(self, ids, deadline, stop_on_damage):
         while True:
-            msg = self._next_message(deadline, stop_on_damage)
+            msg = self.next_message(deadline, stop_on_damage)
             if msg is None or msg is DAMAGED:
                 return msg
             rid = msg.get("id")
@@ -180,7 +181,7 @@ class Link:
     def poll(self, seconds=0.0):
         """Read whatever arrives within `seconds` (collecting events and noise)."""
         deadline = time.monotonic() + seconds
-        while self._next_message(deadline) is not None:
+        while self.next_message(deadline) is not None:
             pass
 
     def wait_event(self, name, timeout=None):
@@ -194,7 +195,7 @@ class Link:
                     return ev
             if time.monotonic() >= deadline:
                 raise LinkTimeout("no %r event within %.1f s" % (name, timeout))
-            self._next_message(min(deadline, time.monotonic() + 0.1))
+            self.next_message(min(deadline, time.monotonic() + 0.1))
 
     def hello(self, within=None):
         """The `hello` answer, checking the protocol version. `within` seconds: keep asking

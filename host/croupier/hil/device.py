@@ -86,12 +86,12 @@ class Device:
 
     # -- raw frames, for conformance tests ------------------------------------------------
     def send_raw(self, data: bytes):
-        self.link._write(data)
+        self.link.write_raw(data)
 
     def next_frame(self, what, timeout=None):
         """The next frame the board sends (answer or event); fail naming `what` at the deadline."""
         timeout = self.timeout if timeout is None else timeout
-        frame = self.link._next_message(time.monotonic() + timeout)
+        frame = self.link.next_message(time.monotonic() + timeout)
         if frame is None:
             self.fail("%s within %.1f s" % (what, timeout), "nothing")
         return frame
