@@ -25,6 +25,12 @@ def test_raw_bytes_pass_unchanged_and_text_is_cooked(make_board):
 def test_friendly_repl_echo_results_and_tracebacks_end_lines_with_crlf(make_board):
     board = make_board(main="print('main ran')")
     with serial.Serial(board.port, timeout=5) as port:
+        # Opening the port flushes its input, so it may have kept any part of the power-on
+        # boot: let that boot reach the port, drop it, and read a whole boot after the EN button.
+        board.wait_output(b">>> ")
+        board.wait_sent()
+        port.reset_input_buffer()
+        board.hard_reset()
         boot = port.read_until(b">>> ")  # main.py's output, the banner, the first prompt
         assert boot.startswith(b"main ran\r\nMicroPython v") and boot.endswith(b'for more information.\r\n>>> ')
         port.write(b"import sys\r")

@@ -290,6 +290,11 @@ class VirtualBoard:
                    lambda: "board output never showed %r; got %r" % (pattern, self.output(since)[-400:]))
         return self.output(since)
 
+    def wait_sent(self, timeout=10.0):
+        """Wait until everything the board printed has crossed the line to the serial port."""
+        self._wait(lambda: self._to_host.wait(0.0) is None and not self._unsent, timeout,
+                   lambda: "board output still on its way to the port (%d bytes)" % len(self._unsent))
+
     def wait_boot(self, count=1, timeout=10.0):
         """Wait until the board has booted `count` times since start()."""
         self._wait(lambda: self.boots >= count, timeout, lambda: "board did not boot (%d boots)" % self.boots)
@@ -432,6 +437,8 @@ class VirtualBoard:
             try:
                 sent = os.write(self._serial, self._unsent)
                 del self._unsent[:sent]
+                if not self._unsent:
+                    self._changed.notify_all()  # for wait_sent()
             except BlockingIOError:
                 del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
         waits = [w for w in (self._to_board.wait(now) if self._ready else None, self._to_host.wait(now)) if w is not None]
