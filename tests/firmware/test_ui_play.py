@@ -39,6 +39,18 @@ def test_illegal_card_buzzes_shows_the_reason_and_changes_nothing(micropython, t
     assert s["later"]["message"] is None
 
 
+def test_a_finished_game_shows_no_soft_keys_and_refuses_them(micropython, tmp_path):
+    # Lobo 77, 2 players with 1 token: P1 busts three times and is out, P2 wins
+    s = play(micropython, tmp_path, ("keys", "1 2 ok 1 1 1 ok ok 1 1 ok ok 1 1 ok ok 1 1 ok"),
+             ("tick", 1600), ("tick", 1600), ("keys", "ok"), ("snap", "over"),  # ok closes WINNER
+             ("keys", "a"), ("snap", "refused"))
+    over, refused = s["over"], s["refused"]
+    assert over["state"]["over"] and over["news"] == []
+    assert lit(over["fb"], 0, 56, 128, 8) == 128 * 8 - 2 * 8  # the bar: lit but for its two dividers
+    assert refused["message"] == "game over" and refused["tunes"] == ["error"]
+    assert refused["state"] == over["state"] and refused["inputs"] == over["inputs"]
+
+
 def test_lobo_soft_keys_and_empty_ok_ends_a_two_card_turn(micropython, tmp_path):
     s = play(micropython, tmp_path, LOBO3, ("keys", "5 0 ok a b ok c"), ("snap", "s"))
     # P2 50, P3 2x, P1 -10 then ends the turn early, P2 rev

@@ -16,10 +16,10 @@ from croupier.build import build_firmware
 HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parents[1] / "firmware"
 GOLDEN = HERE / "golden"
-# Heap for the scenario tests. 64 KB is the whole firmware's budget on the virtual board
-# (tested there); whole games need LONG_GAME_HEAP here because the journal's head snapshot
-# (every input of the game, re-serialised each 64 records) outgrows 96 KB after ~100 cards
-# and 256 KB after ~200 (reported to FW-CORE).
+# Heap for the scenario tests: the UI, controller, journal and rules, without the link and
+# the board's tasks (the whole firmware's heap is tested on the virtual board, where
+# croupier.sim.FIRMWARE_HEAP sets it). Whole games need LONG_GAME_HEAP because this driver
+# holds the whole key script (thousands of keys, parsed at once) in the same heap.
 HEAP = "96K"
 LONG_GAME_HEAP = "1M"
 W, H = 128, 64

@@ -23,6 +23,7 @@ STATUS_Y = 33  # page 4, left, a row under the digits: the play direction, cards
 ARROW_W = 40
 ENTRY_Y = 40  # pages 5-6: the preview of the card being typed, or the seat prompt
 BACK = ("", "", "back")  # the soft keys while a card waits for its seat
+OVER = ("", "", "")  # a finished game has no card left to play
 
 
 class Play:
@@ -100,6 +101,9 @@ class Play:
         return typed(self.controller.state(), self.entry) if typed else self.entry
 
     def _soft(self, i):
+        if self.controller.state()["over"]:
+            self.ui.error("game over")
+            return
         pages = self._pages()
         label, action = pages[self.page][i]
         if action == MORE:
@@ -204,7 +208,7 @@ class Play:
             fb.fill_rect(0, ENTRY_Y, draw.W, 2 * draw.CHAR, 0)
             for i in range(len(lines)):
                 fb.text(draw.clip(lines[i], 16), 0, ENTRY_Y + i * draw.CHAR, 1)
-        draw.bar(fb, 56, BACK if self.prefix else self._bar())
+        draw.bar(fb, 56, BACK if self.prefix else OVER if state["over"] else self._bar())
 
     def _bar(self):
         """The soft-key labels of the page shown."""
