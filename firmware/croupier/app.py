@@ -105,7 +105,7 @@ class App:
             self.ui.draw(self.display)
             self.display.show()  # sends only the pages that changed
             self.up = True
-            gc.collect()  # between key presses: keeps the 64 KB heap unfragmented
+            gc.collect()  # between key presses: keeps the small heap unfragmented
 
     async def _clock(self):
         while True:

@@ -5,6 +5,7 @@ journaled the same way: validated first (nothing is written for an illegal card)
 the journal (durable when append returns), applied to the rules engine, then announced to the
 subscribers (the link emits `play` events, the UI shows announcements and plays tunes).
 """
+from croupier.journal import JournalError
 from croupier.rules import new_game, Illegal
 
 
@@ -43,7 +44,7 @@ class Controller:
         if state["over"]:
             # Power went between the game's last input and its `end` record: write it now,
             # and boot as if it had made it (a finished game is not resumed).
-            self.journal.append(game_id, "end", state)
+            self._end(game_id, state)
             return False
         self.game, self.game_id, self.last_state = game, game_id, state
         return True
@@ -58,9 +59,8 @@ class Controller:
     def new(self, game, players, options=None):
         """Start a game; an unfinished one is journaled as abandoned. SetupError: unchanged."""
         fresh = new_game(game, players, options)
-        if self.unfinished():
-            self.journal.append(self.game_id, "abandon", None)
-        seq = self.journal.append(None, "new", fresh.setup())
+        seq = self.journal.append(None, "new", fresh.setup(),
+                                  abandon=self.game_id if self.unfinished() else None)
         self.game, self.game_id = fresh, seq
         self._notify(seq, [], fresh.state())
         return seq
@@ -95,9 +95,15 @@ class Controller:
     def _applied(self, seq, effects):
         state = self.game.state()
         if state["over"]:
-            self.journal.append(self.game_id, "end", state)
+            self._end(self.game_id, state)
         self._notify(seq, effects, state)
         return effects
+
+    def _end(self, game_id, state):
+        try:
+            self.journal.append(game_id, "end", state)
+        except JournalError:
+            pass  # the game's inputs are safe: resume() writes its end at the next boot
 
     def _notify(self, seq, effects, state):
         self.last_state = state

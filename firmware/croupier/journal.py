@@ -28,6 +28,8 @@ _HEAD = "head"
 _TMP = ".tmp"
 _CLOSED = "closed"
 _UNDO = ("undo", None)
+_EEXIST = const(17)  # errno numbers as littlefs gives them, on the ESP32 too
+_ENOSPC = const(28)  # (ENOSPC is missing from MicroPython's errno module)
 
 
 def crc_hex(data):
@@ -74,6 +76,16 @@ def unseal(line):
         return json.loads(payload)
     except ValueError:
         return None
+
+
+class JournalError(Exception):
+    """The flash refused a record (full, or failing): nothing of it was journaled, so nothing
+    may change. reason: what to tell the person at the table."""
+
+    def __init__(self, error):
+        full = error.errno == _ENOSPC
+        self.reason = "flash full: sync to free space" if full else "flash error %s" % error.errno
+        super().__init__(self.reason)
 
 
 def _segment_name(first_seq):
@@ -125,7 +137,10 @@ class Journal:
         self._game = Game(*game) if game else None
         self._next_seq = self._segment
         self._in_segment = 0
-        self._write_head(self._segment, game)  # count the boot; the head is otherwise as read
+        try:
+            self._write_head(self._segment, game)  # count the boot; the head is otherwise as read
+        except OSError:
+            pass  # a full flash: this boot goes uncounted, the link still comes up to sync
         for name in os.listdir(self.path):  # a segment closed just before a power cut
             if name.endswith(".log") and int(name[:-4]) != self._segment:
                 self._archive(int(name[:-4]))
@@ -158,11 +173,16 @@ class Journal:
         return self.path + "/" + name
 
     def _ensure_dir(self):
+        # mkdir, not stat: littlefs finishes a move that a power cut interrupted only at its
+        # first write (mkdir is one, whether or not the folder exists); until then a lookup
+        # can miss what is there: the closed folder, or the head (and a journal without a
+        # head starts afresh).
         for folder in (self.path, self._file(_CLOSED)):
             try:
-                os.stat(folder)
-            except OSError:
                 os.mkdir(folder)
+            except OSError as e:
+                if e.errno != _EEXIST:
+                    raise
 
     def _read_head(self):
         try:
@@ -255,17 +275,24 @@ class Journal:
             return None
         return int(time.time()) + self._clock_offset
 
-    def append(self, game_id, kind, data):
+    def append(self, game_id, kind, data, abandon=None):
         """Write one record and return its seq once it is durable. game_id None: the record
-        starts a game whose id is its own seq."""
+        starts a game whose id is its own seq; abandon: the id of the unfinished game it
+        replaces, whose `abandon` record goes into the same write, so both land or neither.
+        JournalError when the flash refuses it: then nothing was written."""
         seq = self._next_seq
-        if game_id is None:
-            game_id = seq
-        record = [seq, self.now(), game_id, kind, data]
-        canon.check(record)  # a value canon refuses must not leave half a line behind
-        with open(self._segment_file(self._segment), "ab") as f:
-            write_sealed(record, f.write)
-        self._note(record)
+        records = [] if abandon is None else [[seq, self.now(), abandon, "abandon", None]]
+        seq += len(records)
+        records.append([seq, self.now(), seq if game_id is None else game_id, kind, data])
+        canon.check(records)  # a value canon refuses must not leave half a line behind
+        try:
+            with open(self._segment_file(self._segment), "ab") as f:
+                for record in records:
+                    write_sealed(record, f.write)
+        except OSError as e:  # littlefs commits a file at close: a refused write left nothing
+            raise JournalError(e)
+        for record in records:
+            self._note(record)
         if self._in_segment >= SEGMENT_RECORDS:
             try:
                 self._close_segment()

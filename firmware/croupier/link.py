@@ -12,7 +12,7 @@ import sys
 import time
 
 import croupier
-from croupier.journal import Sealer, crc_hex
+from croupier.journal import JournalError, Sealer, crc_hex
 from croupier.rules import Illegal, SetupError
 from croupier.rules.canon import check, dump, dumps
 
@@ -229,6 +229,8 @@ class Link:
             raise RequestError("illegal", _reason(exc))
         except SetupError as exc:
             raise RequestError("bad_args", _reason(exc))
+        except JournalError as exc:  # nothing was written: the state is as it was
+            raise RequestError("internal", exc.reason)
 
     def _hello_fields(self, out):
         journal = self.journal

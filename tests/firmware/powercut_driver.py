@@ -8,7 +8,7 @@ import sys
 
 from ramflash import RamFlash, PowerCut, mount
 from croupier.controller import Controller, _replay as replay
-from croupier.journal import Journal
+from croupier.journal import Journal, JournalError
 from croupier.rules import new_game, Illegal
 
 CARDS = {
@@ -51,8 +51,10 @@ class Trial:
                 self.journal = Journal(self.path + "/journal")
                 self.ctrl = Controller(self.journal)
                 self.ctrl.resume()
-                return
-            except (PowerCut, OSError):
+                if not self.device.dead:
+                    return
+                self.cuts += 1  # the cut hit a write the boot carries on without (the head)
+            except (PowerCut, OSError, JournalError):
                 if not self.device.dead:
                     raise
                 self.cuts += 1  # lost power while booting: boot again
@@ -84,7 +86,7 @@ class Trial:
                 self.step()
             except Illegal:
                 continue
-            except (PowerCut, OSError):
+            except (PowerCut, OSError, JournalError):
                 if not self.device.dead:
                     raise
                 self.cuts += 1

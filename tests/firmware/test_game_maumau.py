@@ -92,10 +92,10 @@ def test_whole_game_through_the_keys_ends_with_the_right_winner(micropython, tmp
     assert end["news"] == []  # the winner was announced and closed by the last ok
 
 
-# Mau-Mau leaves the 96 KB scenario heap so fragmented (22 KB free, the largest free block
-# ~1 KB after a round or two) that the driver's own snapshot, one JSON string, fails now and
-# then, depending on the length of the temp path; reported. The firmware's 64 KB budget is
-# the virtual board's to test.
+# Mau-Mau leaves the scenario heap (ui_run.HEAP) so fragmented (22 KB free at 96 KB, the
+# largest free block ~1 KB after a round or two) that the driver's own snapshot, one JSON
+# string, fails now and then, depending on the length of the temp path. The firmware's own
+# heap is tested on the virtual board (croupier.sim.FIRMWARE_HEAP).
 MAUMAU_HEAP = "160K"
 
 

@@ -87,6 +87,16 @@ def test_power_on_resumes_the_game_exactly_where_it_was(micropython, tmp_path):
     assert snaps["redone"]["state"]["total"] == 22  # the undone 8 survives the reboot
 
 
+def test_a_card_typed_during_the_splash_reaches_the_resumed_game(micropython, tmp_path):
+    snaps = by_name(run_ui(micropython, tmp_path, [
+        BOOTED, ("keys", "1 ok ok ok ok 9 ok"), ("reboot",), ("keys", "5 ok"), ("snap", "played"),
+        ("reboot",), ("keys", "ok"), ("snap", "ok_only_skips")]))
+    assert snaps["played"]["screen"] == "Play" and snaps["played"]["state"]["total"] == 14
+    skipped = snaps["ok_only_skips"]  # `ok` never plays a card the player did not see
+    assert skipped["screen"] == "Play" and skipped["state"]["total"] == 14
+    assert skipped["message"] is None
+
+
 def test_only_the_screens_and_the_engine_in_use_stay_loaded(micropython, tmp_path):
     snaps = by_name(run_ui(micropython, tmp_path, [
         BOOTED, ("snap", "menu"), ("keys", "3 ok"), ("snap", "mau_setup"),

@@ -1,7 +1,7 @@
 # Runs on the MicroPython unix port: the real controller, journal, rules and UI, drawing into
 # a real framebuf; only the buzzer is a recorder (tune names) since no PWM pin exists here.
 # Usage: micropython -c "import ui_driver" JOURNAL_DIR SCRIPT.json (compiled with mpy-cross,
-# like the firmware, so the driver's own code costs the 64 KB heap little)
+# like the firmware, so the driver's own code costs the heap little)
 # SCRIPT: list of commands, each printing nothing except "snap", which prints one JSON line:
 #   ["keys", "1 ok ok 9 ok undo!"]   logical keys, "!" marks a long press
 #   ["tick", ms]                     the clock moves on by ms
@@ -109,7 +109,7 @@ class Bench:
         self.ui.draw(self.fb)
         game = self.controller.game
         gc.collect()
-        # Two lines (frame, then the rest) keep the output small enough for the 64 KB heap.
+        # Two lines (frame, then the rest) keep the output small enough for the scenario heap.
         sys.stdout.write("fb ")
         for page in range(8):
             sys.stdout.write(binascii.hexlify(self.page_view[page * 128:page * 128 + 128]))

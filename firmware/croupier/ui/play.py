@@ -7,6 +7,7 @@ deletes a digit or steps back out of a seat choice, else undoes the last input; 
 Games whose screen is not a running total fill the optional hooks of ui/games/__init__.py
 (typed, result, pages, choices, body, sub-screens).
 """
+from croupier.journal import JournalError
 from croupier.rules import Illegal
 from croupier.ui import draw
 from croupier.ui.games import MORE
@@ -157,14 +158,14 @@ class Play:
     def _undo_redo(self, step):
         try:
             step()
-        except Illegal as e:
+        except (Illegal, JournalError) as e:
             self.ui.error(e.reason)
 
     def _play(self, card):
         self._clear()
         try:
             self.controller.play(card)
-        except Illegal as e:
+        except (Illegal, JournalError) as e:
             self.ui.error(e.reason)
 
     def refresh_preview(self):

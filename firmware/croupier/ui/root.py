@@ -49,7 +49,10 @@ class Splash:
         self.ui = ui
 
     def key(self, k, hold):
-        self.ui.home()  # any key skips the splash
+        ui = self.ui
+        ui.home()  # any key skips the splash, and counts as over an announcement
+        if ui._dismiss(k):
+            ui.screen.key(k, hold)
 
     def draw(self, fb):
         draw.text2x(fb, "CROUPIER", 14)
@@ -164,9 +167,9 @@ class Ui:
         self.on_change()
 
     def _dismiss(self, k):
-        """A key closes every announcement (the play screen shows where the game stands).
-        True when the key goes on to the game, so fast typing loses nothing: every key but
-        `ok` and `menu`, which only close it. Off the play screen keys only close it."""
+        """A key closes every announcement (the play screen shows where the game stands)
+        and the splash. True when the key goes on to the game, so fast typing loses nothing:
+        every key but `ok` and `menu`, which only close. Off the play screen keys only close."""
         self.news = []
         return k != "ok" and k != "menu" and self.playing
 

@@ -4,6 +4,7 @@ Fastest path for a 4-player game with default options: the game's digit, then `o
 times (count, names, options, dealer). Names come from the roster the host pushed, else
 P1..Pn; pressing a seat's digit cycles its name through the unused roster names.
 """
+from croupier.journal import JournalError
 from croupier.rules import GAMES, SetupError
 from croupier.ui import games
 from croupier.ui.menu import ListScreen, NumberPrompt
@@ -103,5 +104,5 @@ class Setup:
         seated = self.players[first:] + self.players[:first]  # clockwise order kept
         try:
             self.ui.controller.new(self.name, seated, self.options)
-        except SetupError as e:
+        except (SetupError, JournalError) as e:
             self.ui.error(e.reason)

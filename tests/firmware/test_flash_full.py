@@ -1,0 +1,74 @@
+"""A board whose flash is full (issue 4, "nothing lost"): it still boots into its game, a
+card is refused with a clear reason over the link and at the keys, the state and the
+journal stay as they were, and once there is space again play goes on."""
+import sys
+from pathlib import Path
+
+import serial
+
+from fwlink import Frames, wait_for_boot
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sim"))
+from mpremote_run import mpremote  # noqa: E402
+
+# Run in the raw REPL (mpremote interrupts the firmware): files of shrinking sizes until
+# littlefs takes no more.
+FILL = """
+n = 0
+for size in (4096, 512, 64, 8, 1):
+    while True:
+        try:
+            with open("/fill%d" % n, "wb") as f:
+                f.write(b"x" * size)
+            n += 1
+        except OSError:
+            break
+print("filled", n)
+"""
+FREE = """
+import os
+for name in os.listdir("/"):
+    if name.startswith("fill"):
+        os.remove("/" + name)
+"""
+ERROR_TUNE_HZ = 220  # the first note of the buzzer's "error" tune
+
+
+def booted(board):
+    """Reset the board (EN) and talk to the firmware: -> (serial port, Frames, boot event)."""
+    board.hard_reset()
+    port = serial.Serial(board.port, 115200, timeout=0.1)
+    frames = Frames(port)
+    return port, frames, wait_for_boot(frames)
+
+
+def test_a_full_flash_refuses_cards_clearly_and_the_board_keeps_its_game(board):
+    with serial.Serial(board.port, 115200, timeout=0.1) as port:
+        frames = Frames(port)
+        wait_for_boot(frames)
+        frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+        frames.ok("play", card="9")
+    assert "filled" in mpremote(board.port, "exec", FILL, timeout=120)
+
+    port, frames, boot = booted(board)  # a full flash still boots into the game
+    with port:
+        state = frames.ok("state")["state"]
+        assert state["total"] == 9 and boot["last_seq"] == 2
+        answer = frames.call("play", card="5")
+        assert answer["ok"] is False and answer["error"] == "internal", answer
+        assert answer["message"] == "flash full: sync to free space"
+        tones = len(board.tones)
+        for key in ("5", "ok"):  # the same card at the keys
+            board.press(key)
+        frames.ok("hello")  # the keys are handled by now
+        assert ERROR_TUNE_HZ in [freq for _, freq, duty in board.tones[tones:] if duty]
+        assert frames.ok("state")["state"] == state, "a refused card changes nothing"
+        assert frames.ok("hello")["last_seq"] == 2, "and writes nothing"
+
+    mpremote(board.port, "exec", FREE)  # what sync and ack do for finished games
+    port, frames, boot = booted(board)
+    with port:
+        assert frames.ok("play", card="5")["state"]["total"] == 14
+        records = frames.ok("log", **{"from": 0, "max": 10})["records"]
+        assert [r[3:] for r in records] == [
+            ["new", records[0][4]], ["play", "9"], ["play", "5"]], "every accepted card, once"
