@@ -10,6 +10,8 @@
 #                          data]`, `|`, its CRC-32 in 8 hex digits, newline.
 #   closed/00000001.log …  closed segments, moved out of the way so that the folder boot
 #                          works in stays small however many games are stored.
+#   epoch                  the log epoch again, written once: a head the flash damaged is
+#                          rebuilt from the segments, and keeps the journal's epoch.
 # littlefs makes each closed write and each rename atomic; the CRCs catch what a different
 # filesystem (or a damaged flash) leaves behind. Boot reads the head and scans only the
 # active segment, which is closed after SEGMENT_RECORDS records (about one flash block), so
@@ -27,6 +29,7 @@ SEGMENT_RECORDS = const(64)  # records per segment: bounds the scan at boot
 _HEAD = "head"
 _TMP = ".tmp"
 _CLOSED = "closed"
+_EPOCH = "epoch"
 _UNDO = ("undo", None)
 _EEXIST = const(17)  # errno numbers as littlefs gives them, on the ESP32 too
 _ENOSPC = const(28)  # (ENOSPC is missing from MicroPython's errno module)
@@ -126,10 +129,7 @@ class Journal:
         self.path = path.rstrip("/")
         self._clock_offset = None  # Unix seconds minus time.time(), once the host set it
         self._ensure_dir()
-        head = self._read_head()
-        if head is None:
-            self._wipe()
-            head = {"epoch": self._new_epoch(), "boots": 0, "segment": 1, "game": None}
+        head = self._read_head() or self._rebuilt_head()
         self.epoch = head["epoch"]
         self.boots = head["boots"] + 1
         self._segment = head["segment"]  # first seq of the active segment
@@ -184,43 +184,67 @@ class Journal:
                 if e.errno != _EEXIST:
                     raise
 
-    def _read_head(self):
+    def _read_sealed(self, name):
+        """The value of a file holding one sealed line, or None when missing or damaged."""
         try:
-            with open(self._file(_HEAD), "rb") as f:
-                head = unseal(f.read())
+            with open(self._file(name), "rb") as f:
+                return unseal(f.read())
         except OSError:
             return None
+
+    def _read_head(self):
+        head = self._read_sealed(_HEAD)
         return head if isinstance(head, dict) else None
 
-    def _wipe(self):
-        """A journal without a head is new: clear whatever an older one left."""
-        for folder in (self.path, self._file(_CLOSED)):
-            for name in os.listdir(folder):
-                if name != _CLOSED:
-                    os.remove(folder + "/" + name)
-
-    def _new_epoch(self):
-        return binascii.hexlify(os.urandom(4)).decode()
+    def _rebuilt_head(self):
+        """The head is missing (a new journal) or unreadable (a damaged flash). Replay every
+        record kept, so none is lost: the unfinished game comes back if all its records are
+        still here (acked segments are gone). The log epoch comes from its own file, written
+        once; a new journal, or one whose epoch is unreadable too, gets a new epoch (a host
+        then stores what it had already synced a second time). The head then points at a
+        new segment after the last record."""
+        logs = [(int(name[:-4]), self._file(name)) for name in os.listdir(self.path)
+                if name.endswith(".log")]
+        logs += [(int(name[:-4]), self._file(_CLOSED + "/" + name))
+                 for name in os.listdir(self._file(_CLOSED)) if name.endswith(".log")]
+        logs.sort()
+        epoch = self._read_sealed(_EPOCH) if logs else None
+        if not isinstance(epoch, str):
+            epoch = binascii.hexlify(os.urandom(4)).decode()
+            with open(self._file(_EPOCH), "wb") as f:
+                write_sealed(epoch, f.write)
+        self._game = None
+        self._next_seq = 1
+        self._in_segment = 0  # counted by _note; the caller starts a new segment anyway
+        for first, name in logs:
+            self._next_seq = first  # after a damaged segment, the next one goes on
+            self._replay(name)
+        return {"epoch": epoch, "boots": 0, "segment": self._next_seq,
+                "game": self._game.snapshot() if self._game else None}
 
     def _scan_active(self):
         """Replay the active segment onto the head's snapshot; cut a bad tail off."""
         name = self._segment_file(self._segment)
-        good = 0  # bytes of valid records
-        bad_tail = False
+        good, bad_tail = self._replay(name)
+        if bad_tail:
+            self._keep_prefix(name, good)
+
+    def _replay(self, name):
+        """Note the valid records of a segment file, up to the first bad one.
+        -> (bytes of valid records, whether a bad tail follows them)."""
+        good = 0
         try:
             f = open(name, "rb")
         except OSError:
-            return
+            return 0, False
         with f:
             for line in f:
                 record = unseal(line)
                 if not self._valid_next(record):
-                    bad_tail = True
-                    break
+                    return good, True
                 self._note(record)
                 good += len(line)
-        if bad_tail:
-            self._keep_prefix(name, good)
+        return good, False
 
     def _valid_next(self, record):
         return (isinstance(record, list) and len(record) == 5

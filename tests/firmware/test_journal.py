@@ -90,7 +90,7 @@ def test_journal_records_resume_snapshots_and_ack(mpy):
     assert [r[0] for r in out["page"]] == [3, 4]
     assert out["after_end"] is None
     # 222 records, 64 a segment: 3 closed ones out of the way, the active one and the head
-    assert out["segments"] == [3, ["00000193.log", "head"]]
+    assert out["segments"] == [3, ["00000193.log", "epoch", "head"]]
     assert out["long_game"] == [9 + 12 * 12 + 1, 64 + 5, out["last_seq"]]
     assert out["after_partial_ack"] == 1  # a segment goes only when all of it is acked
     assert out["after_segment_ack"] == 65
@@ -293,3 +293,57 @@ def test_a_move_cut_short_by_the_power_does_not_stop_the_boot(mpy, tmp_path):
     out = json.loads(mpy(INTERRUPTED_MOVE, image).strip().splitlines()[-1])
     assert out["seen"] == ["head"]  # the half-done move hides closed/ from a plain lookup
     assert out["seqs"] == list(range(513, 577)) and out["last_seq"] == 576
+
+
+DAMAGED_HEAD = r'''
+import json, os, sys
+from ramflash import RamFlash, mount
+from croupier.journal import Journal, SEGMENT_RECORDS
+
+def damage(name):
+    with open("/flash/j/" + name, "r+b") as f:
+        f.seek(5)
+        f.write(b"#")
+
+mount(RamFlash(blocks=64), fresh=True)
+j = Journal("/flash/j")
+epoch = j.epoch
+for g in range(3):  # finished games, the first ones acked
+    gid = j.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
+    for i in range(40):
+        j.append(gid, "play", "1")
+    j.append(gid, "end", None)
+j.ack(SEGMENT_RECORDS)
+gid = j.append(None, "new", {"game": "lobo77", "players": ["A", "B", "C"], "options": {}})
+for card in ("9", "10", "5", "33"):
+    j.append(gid, "play", card)
+j.append(gid, "undo", None)
+before = j.records(0, 1000)
+out = {"first_kept": before[0][0]}
+for broken in sys.argv[1].split(","):
+    damage(broken)
+j = Journal("/flash/j")
+out["same_epoch"] = j.epoch == epoch
+out["same_records"] = j.records(0, 1000) == before
+out["resume"] = j.resume()
+out["next"] = j.append(gid, "play", "2")
+j = Journal("/flash/j")  # the rebuilt head holds from now on
+out["after"] = [j.records(0, 1000)[-1][0], j.resume()[2][-1]]
+print(json.dumps(out))
+'''
+
+
+def test_a_damaged_head_is_rebuilt_from_the_segments_and_nothing_is_lost(mpy):
+    out = json.loads(mpy(DAMAGED_HEAD, "head").strip().splitlines()[-1])
+    assert out["first_kept"] == 65  # the first segment was acked and is gone
+    assert out["same_epoch"] and out["same_records"], "every record kept, under the same epoch"
+    game_id, setup, actions = out["resume"]
+    assert (game_id, setup["game"]) == (127, "lobo77")
+    assert actions == [["play", "9"], ["play", "10"], ["play", "5"], ["play", "33"], ["undo", None]]
+    assert out["next"] == 133 and out["after"] == [133, ["play", "2"]]
+
+
+def test_with_its_epoch_damaged_too_the_records_stay_under_a_new_epoch(mpy):
+    out = json.loads(mpy(DAMAGED_HEAD, "head,epoch").strip().splitlines()[-1])
+    assert not out["same_epoch"] and out["same_records"]
+    assert out["resume"][0] == 127 and out["next"] == 133
