@@ -11,26 +11,10 @@ from fwlink import Frames, wait_for_boot
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sim"))
 from mpremote_run import mpremote  # noqa: E402
 
-# Run in the raw REPL (mpremote interrupts the firmware): files of shrinking sizes until
-# littlefs takes no more.
-FILL = """
-n = 0
-for size in (4096, 512, 64, 8, 1):
-    while True:
-        try:
-            with open("/fill%d" % n, "wb") as f:
-                f.write(b"x" * size)
-            n += 1
-        except OSError:
-            break
-print("filled", n)
-"""
-FREE = """
-import os
-for name in os.listdir("/"):
-    if name.startswith("fill"):
-        os.remove("/" + name)
-"""
+# Sent to the raw REPL (mpremote interrupts the firmware) with flashfill.py's functions.
+FLASHFILL = (Path(__file__).parent / "flashfill.py").read_text()
+FILL = FLASHFILL + '\nprint("filled", fill(""))\n'
+FREE = FLASHFILL + '\nfree("")\n'
 ERROR_TUNE_HZ = 220  # the first note of the buzzer's "error" tune
 
 

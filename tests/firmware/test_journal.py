@@ -208,22 +208,11 @@ def test_a_game_that_finished_as_the_power_went_gets_its_end_record_at_boot(mpy)
 
 
 FULL_FLASH = r'''
-import json, os
+import json
 from ramflash import RamFlash, mount
 from croupier.journal import Journal, JournalError
 from croupier.controller import Controller
-
-def fill():
-    """Files of shrinking sizes until littlefs takes no more: the flash is full."""
-    n = 0
-    for size in (4096, 512, 64, 8, 1):
-        while True:
-            try:
-                with open("/flash/fill%d" % n, "wb") as f:
-                    f.write(b"x" * size)
-                n += 1
-            except OSError:
-                break
+from flashfill import fill, free
 
 def attempt(fn, *args):
     try:
@@ -238,7 +227,7 @@ c = Controller(Journal("/flash/j"))
 c.new("lobo77", ["A", "B", "C"], {})
 for card in ("9", "5"):
     c.play(card)
-fill()
+fill("/flash")
 before, seq = c.state(), c.journal.last_seq
 out = {"refused": [attempt(c.play, "3"), attempt(c.undo),
                    attempt(c.new, "basta", ["D", "E"], {})]}
@@ -247,9 +236,7 @@ out["seq_unchanged"] = c.journal.last_seq == seq
 mount(flash)  # power cycle with the flash still full: the board boots and resumes
 c = Controller(Journal("/flash/j"))
 out["resumed"] = c.resume() and c.state() == before
-for name in os.listdir("/flash"):  # space again (on the board: sync, then ack)
-    if name.startswith("fill"):
-        os.remove("/flash/" + name)
+free("/flash")  # space again (on the board: sync, then ack)
 c.play("3")
 c.new("basta", ["D", "E"], {})
 out["records"] = [r[2:4] + [r[4] if r[3] == "play" else None]
