@@ -22,6 +22,15 @@ def test_typing_previews_the_result_before_ok(micropython, tmp_path):
     assert played["news"] == ["DOUBLET!"] and played["tunes"] == ["doublet"]
 
 
+def test_a_card_that_ends_the_round_previews_the_total_it_reaches(micropython, tmp_path):
+    (tmp_path / "lobo").mkdir()
+    s = play(micropython, tmp_path / "lobo", LOBO3, ("keys", "6 6 ok ok 1 5"), ("snap", "lobo"))
+    assert s["lobo"]["preview"] == ["15 -> 81 77!", "P3 pays a token"]  # 66 + 15, not 0
+    (tmp_path / "basta").mkdir()
+    s = play(micropython, tmp_path / "basta", BASTA3, ("keys", "4 0 ok 2 0"), ("snap", "basta"))
+    assert s["basta"]["preview"][0] == "20 -> 60 OVER 50"
+
+
 def test_undo_while_typing_deletes_a_digit_and_the_preview_follows(micropython, tmp_path):
     s = play(micropython, tmp_path, LOBO3, ("keys", "4 4 undo"), ("snap", "s"))
     assert s["s"]["preview"] == ["4 -> 4"]

@@ -40,6 +40,23 @@ def test_roster_names_digits_cycle_names_options_and_who_deals(micropython, tmp_
     assert state["turn"] == 1  # left of the dealer opens
 
 
+def test_back_from_a_later_step_keeps_the_names_picked(micropython, tmp_path):
+    snap = run_ui(micropython, tmp_path, [
+        ("roster", ["Ann", "Bob", "Cy", "Dee"]), BOOTED,
+        ("keys", "1 3 2 ok"),  # Lobo 77, 3 players, seat 2 takes Dee: Ann Dee Cy
+        ("keys", "undo ok ok 1"),  # back from the options to the names, on, P1 deals
+        ("snap", "s")])[0]
+    assert [p["name"] for p in snap["state"]["players"]] == ["Ann", "Dee", "Cy"]
+
+
+def test_back_from_who_starts_of_a_game_without_options_reaches_the_names(micropython, tmp_path):
+    snap = run_ui(micropython, tmp_path, [
+        BOOTED, ("keys", "4 3 ok"),  # factor race (no options), 3 players, names: who starts?
+        ("keys", "undo undo 4 ok 1"),  # back to the names, to the count: 4 players, P1 starts
+        ("snap", "s")])[0]
+    assert [p["name"] for p in snap["state"]["players"]] == ["P1", "P2", "P3", "P4"]
+
+
 def test_basta_setup_picks_who_starts_and_the_limit(micropython, tmp_path):
     snap = run_ui(micropython, tmp_path, [
         BOOTED, ("keys", "2 3 ok 1 ok 2"), ("keys", "7 ok"), ("snap", "s")])[0]

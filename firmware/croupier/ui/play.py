@@ -179,13 +179,21 @@ class Play:
             return
         result = self._hook("result")
         line = "%s -> %s" % (self.entry, result(self.controller.state(), self.entry, after)
-                             if result else after["total"])
+                             if result else self._reached(after, effects))
         if not effects:
             self.preview = (line,)
             return
         names = after["players"]
         title, text = self.ui.effect_text(effects[0]["kind"])
         self.preview = (line + " " + title, text.format(names[effects[0]["seat"]]["name"]))
+
+    def _reached(self, after, effects):
+        """The running total a typed number card reaches. A card that ends the round (77!,
+        over 50) shows the total it went to, not the next round's."""
+        for effect in effects:
+            if effect["kind"] == "round_end":
+                return self.controller.state()["total"] + int(self.entry)
+        return after["total"]
 
     # --- drawing --------------------------------------------------------------------------
     # A redraw allocates nothing: the strings a state shows are made once per accepted input

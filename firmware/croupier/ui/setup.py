@@ -63,8 +63,13 @@ class Setup:
     def _count_picked(self, n):
         roster = self.ui.controller.roster
         self.players = [roster[i] if i < len(roster) else "P%d" % (i + 1) for i in range(n)]
-        self.ui.show(ListScreen(self.ui, "Names  # ok", n, lambda i: self.players[i],
-                                self._next_name, self._ask_count, ok=self._ask_options))
+        self._ask_names()
+
+    def _ask_names(self):
+        """The seats' names; back here from a later step, they are as the player left them."""
+        self.ui.show(ListScreen(self.ui, "Names  # ok", len(self.players),
+                                lambda i: self.players[i], self._next_name, self._ask_count,
+                                ok=self._ask_options))
 
     def _next_name(self, seat):
         """Give this seat the next name of roster + its default that nobody else has."""
@@ -86,8 +91,7 @@ class Setup:
         self.ui.show(ListScreen(
             self.ui, "Options  # ok", len(specs),
             lambda i: "%s: %s" % (labels[specs[i].name], option_text(self.options[specs[i].name])),
-            self._cycle_option, lambda: self._count_picked(len(self.players)),
-            ok=self._ask_first))
+            self._cycle_option, self._ask_names, ok=self._ask_first))
 
     def _cycle_option(self, i):
         name = self.specs[i].name
@@ -98,7 +102,7 @@ class Setup:
     def _ask_first(self):
         self.ui.show(ListScreen(self.ui, "Who %s?" % self.game.FIRST, len(self.players),
                                 lambda i: self.players[i], self._start_game,
-                                self._ask_options))
+                                self._ask_options if self.specs else self._ask_names))
 
     def _start_game(self, first):
         seated = self.players[first:] + self.players[:first]  # clockwise order kept

@@ -11,12 +11,11 @@ PAGES = (
 EMPTY_OK = None
 TEXTS = {
     "bust": ("OVER 50", "{} takes a penalty"),
-    "eliminated": ("OUT", "{} is out"),
 }
 
 
 def badge(p):
-    return "x" if p["out"] else str(p["penalties"])
+    return str(p["penalties"])  # nobody is ever out in BASTA: the game ends at the limit
 
 
 def marked(p):
