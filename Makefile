@@ -33,8 +33,12 @@ test: setup
 demo: setup
 	$(BIN)/croupier demo
 
-bench: setup
+bench: setup $(VENV)/.bench-installed
 	$(BIN)/python tests/bench/run.py
+
+$(VENV)/.bench-installed: host/pyproject.toml
+	$(BIN)/python -m pip install --quiet -e 'host[test,bench]'
+	touch $@
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info host/*.egg-info

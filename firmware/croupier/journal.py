@@ -19,6 +19,7 @@
 # acknowledged them (`ack`), a whole closed segment at a time.
 from micropython import const
 import binascii
+import errno
 import json
 import os
 import time
@@ -31,8 +32,7 @@ _TMP = ".tmp"
 _CLOSED = "closed"
 _EPOCH = "epoch"
 _UNDO = ("undo", None)
-_EEXIST = const(17)  # errno numbers as littlefs gives them, on the ESP32 too
-_ENOSPC = const(28)  # (ENOSPC is missing from MicroPython's errno module)
+_ENOSPC = const(28)  # littlefs's, on the ESP32 too: MicroPython's errno module lacks it
 
 
 def crc_hex(data):
@@ -181,7 +181,7 @@ class Journal:
             try:
                 os.mkdir(folder)
             except OSError as e:
-                if e.errno != _EEXIST:
+                if e.errno != errno.EEXIST:
                     raise
 
     def _read_sealed(self, name):
