@@ -143,8 +143,9 @@ class Ui:
         elif i == 1 and self.controller.unfinished():
             from croupier.ui.menu import Confirm
 
-            self.show(Confirm(self, ("Abandon the", "game in play?"), self.new_game,
-                              self.show_game))
+            # the game in play stays until the new one starts (backing out of setup keeps it)
+            self.show(Confirm(self, ("New game?", "The one in play", "is abandoned", "when it starts."),
+                              self.new_game, self.show_game))
         elif i == 1:
             self.new_game()
         else:
