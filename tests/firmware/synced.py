@@ -3,6 +3,8 @@ read it back from standings and the JSON export, as a user would."""
 import json
 
 from croupier.cli import main
+from test_game_on_board import wait_for_end
+from ui_run import game_keys, press_keys
 
 
 def synced_game(port, folder, capsys):
@@ -18,9 +20,15 @@ def synced_game(port, folder, capsys):
     return game, standings
 
 
-def check_synced(vb, link, folder, capsys, state):
-    """Close the test's own link, then sync the board as a user would: the game comes back
-    over, with the board's final state, and its winners are in the standings."""
+def play_by_keys_and_sync(vb, link, folder, capsys, engine, cards, setup, keys_of):
+    """Play cards on CPython's engine and, after the setup keys, the same cards by keys on the
+    board's matrix: the board ends in the engine's state. Then close the test's own link and
+    sync the board as a user would: the game comes back over, with that final state, and its
+    winners are in the standings."""
+    effects = [engine.play(card) for card in cards]
+    state = engine.state()
+    press_keys(vb, setup + " " + game_keys(state["game"], cards, effects, keys_of))
+    assert wait_for_end(link) == state
     link.port.close()
     game, standings = synced_game(vb.port, folder, capsys)
     assert game["status"] == "over" and game["final_state"] == state

@@ -4,9 +4,9 @@ markers, and whole matches ending with the engine's winner."""
 import pytest
 
 from croupier.rules import new_game
-from ui_run import LONG_GAME_HEAP, by_name, game_keys, lit, press_keys, random_game, run_ui
-from test_game_on_board import link, vb, wait_for_end  # noqa: F401 (fixtures)
-from synced import check_synced
+from ui_run import LONG_GAME_HEAP, by_name, game_keys, lit, random_game, run_ui
+from test_game_on_board import link, vb  # noqa: F401 (fixtures)
+from synced import play_by_keys_and_sync
 
 BOOTED = ("tick", 1500)
 DUO = ("keys", "5 ok ok ok ok")  # P1 P2, rows layout, to 5 points, P1 opens
@@ -118,8 +118,5 @@ def test_match_by_keys_on_the_virtual_board(vb, link, tmp_path, capsys):
     point, won by P1's row 4 5 6 with the x2 marker."""
     cards = ["0", "1", "3", "0", "5", "2", "4x"]
     engine = new_game("duo", ["P1", "P2"], {"target": 1})
-    effects = [engine.play(card) for card in cards]
-    press_keys(vb, setup_keys({"target": 1}) + " " + game_keys("duo", cards, effects, keys_of))
-    assert wait_for_end(link) == engine.state()
+    play_by_keys_and_sync(vb, link, tmp_path, capsys, engine, cards, setup_keys({"target": 1}), keys_of)
     assert engine.state()["winners"] == [0]
-    check_synced(vb, link, tmp_path, capsys, engine.state())

@@ -5,9 +5,9 @@ import pytest
 
 from croupier.rules import new_game
 from ui_run import (
-    LONG_GAME_HEAP, by_name, game_keys, golden_pixels, pixels, press_keys, random_game, run_ui)
-from test_game_on_board import link, vb, wait_for_end  # noqa: F401 (fixtures)
-from synced import check_synced
+    LONG_GAME_HEAP, by_name, game_keys, golden_pixels, pixels, random_game, run_ui)
+from test_game_on_board import link, vb  # noqa: F401 (fixtures)
+from synced import play_by_keys_and_sync
 
 BOOTED = ("tick", 1500)
 FACTORS3 = ("keys", "4 3 ok ok")  # factor race, P1 P2 P3 (no options), P1 starts
@@ -105,8 +105,5 @@ def test_game_by_keys_on_the_virtual_board(vb, link, tmp_path, capsys):
     penalty card, P2 wins with 7 points to 10."""
     cards = ["pen:0", "hand:0:3", "hand:1:5", "hand:1:2", "hand:0:4"]
     engine = new_game("factors", ["P1", "P2"])
-    effects = [engine.play(card) for card in cards]
-    press_keys(vb, "4 2 ok ok " + game_keys("factors", cards, effects, keys_of))
-    assert wait_for_end(link) == engine.state()
+    play_by_keys_and_sync(vb, link, tmp_path, capsys, engine, cards, "4 2 ok ok", keys_of)
     assert engine.state()["winners"] == [1]
-    check_synced(vb, link, tmp_path, capsys, engine.state())

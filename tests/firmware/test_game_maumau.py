@@ -4,9 +4,9 @@ joining and leaving between rounds) and whole games ending with the engine's win
 import pytest
 
 from croupier.rules import new_game
-from ui_run import LONG_GAME_HEAP, by_name, game_keys, lit, press_keys, random_game, run_ui
-from test_game_on_board import link, vb, wait_for_end  # noqa: F401 (fixtures)
-from synced import check_synced
+from ui_run import LONG_GAME_HEAP, by_name, game_keys, lit, random_game, run_ui
+from test_game_on_board import link, vb  # noqa: F401 (fixtures)
+from synced import play_by_keys_and_sync
 
 BOOTED = ("tick", 1500)
 MAU3 = ("keys", "3 3 ok ok ok")  # Mau-Mau, P1 P2 P3, default options, P1 starts
@@ -198,8 +198,5 @@ def test_game_by_keys_on_the_virtual_board(vb, link, tmp_path, capsys):
     then P1's 120 points put P1 out and P2 wins."""
     cards = ["7", "7", "draw", "J:h", "8", "A", "9", "out:1", "hand:0:120"]
     engine = new_game("maumau", ["P1", "P2"])
-    effects = [engine.play(card) for card in cards]
-    press_keys(vb, "3 2 ok ok ok " + game_keys("maumau", cards, effects, keys_of))
-    assert wait_for_end(link) == engine.state()
+    play_by_keys_and_sync(vb, link, tmp_path, capsys, engine, cards, "3 2 ok ok ok", keys_of)
     assert engine.state()["winners"] == [1]
-    check_synced(vb, link, tmp_path, capsys, engine.state())
