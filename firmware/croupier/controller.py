@@ -67,7 +67,7 @@ class Controller:
 
     def play(self, card):
         game = self._open_game()
-        game.peek(card)  # raises Illegal before anything is written
+        game.check_card(card)  # raises Illegal before anything is written
         seq = self.journal.append(self.game_id, "play", card)
         return self._applied(seq, game.play(card))
 

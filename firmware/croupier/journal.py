@@ -304,10 +304,10 @@ class Journal:
         starts a game whose id is its own seq; abandon: the id of the unfinished game it
         replaces, whose `abandon` record goes into the same write, so both land or neither.
         JournalError when the flash refuses it: then nothing was written."""
-        seq = self._next_seq
-        records = [] if abandon is None else [[seq, self.now(), abandon, "abandon", None]]
+        seq, now = self._next_seq, self.now()
+        records = [] if abandon is None else [[seq, now, abandon, "abandon", None]]
         seq += len(records)
-        records.append([seq, self.now(), seq if game_id is None else game_id, kind, data])
+        records.append([seq, now, seq if game_id is None else game_id, kind, data])
         canon.check(records)  # a value canon refuses must not leave half a line behind
         try:
             with open(self._segment_file(self._segment), "ab") as f:

@@ -89,6 +89,7 @@ class SSD1306(framebuf.FrameBuffer):
             frame, shadow = self._pages[page], self._shadow_pages[page]
             if full:
                 sent += self._send(page, 0, WIDTH - 1)
+                shadow[:] = frame
             elif frame != shadow:
                 x = 0
                 while x < WIDTH:
@@ -103,7 +104,7 @@ class SSD1306(framebuf.FrameBuffer):
                             last = x
                         x += 1
                     sent += self._send(page, first, last)
-            shadow[:] = frame
+                shadow[:] = frame  # pages found unchanged need no copy
         return sent
 
     def _send(self, page, x0, x1):

@@ -98,6 +98,15 @@ def test_peek_shows_the_result_without_changing_anything():
     assert g.state() == state_after_replay(g)
 
 
+def test_check_card_refuses_as_play_would_without_changing_anything():
+    g = game("lobo77")
+    play(g, "10 2x")
+    before = snapshot(g)
+    assert g.check_card("58") is None and snapshot(g) == before  # legal: a bust, not applied
+    exc = raises(Illegal, g.check_card, "2x")
+    assert exc.reason == illegal(g, "2x").reason and snapshot(g) == before
+
+
 def state_after_replay(g):
     fresh = new_game(g.setup()["game"], g.setup()["players"], g.setup()["options"])
     for card in g.inputs:

@@ -10,7 +10,12 @@ def new_game(game, players, options=None):
     if not isinstance(game, str) or game not in GAMES:
         raise SetupError("unknown game %s; games: %s" % (game, ", ".join(sorted(GAMES))))
     try:
-        module = __import__("croupier.rules." + game, None, None, ["Game"])
+        engine = engine_class(game)
     except ImportError as exc:
         raise SetupError("%s is not available on this device (%s)" % (game, exc))
-    return module.Game(players, options)
+    return engine(players, options)
+
+
+def engine_class(game):
+    """The Game class of a game in GAMES, its module loaded now if it was not."""
+    return __import__("croupier.rules." + game, None, None, ["Game"]).Game

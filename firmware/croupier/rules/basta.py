@@ -86,11 +86,6 @@ class Game(Engine):
             self._finish([s for s in range(len(self.names)) if self.penalties[s] == fewest])
             effects.append(effect("game_end", seat))
             return effects
-        # The player who took the penalty opens the next round.
-        self.round += 1
-        self.total = 0
-        self.dir = 1
-        self.turn = seat
-        self.owed = 1
+        self._next_round(seat)  # the player who took the penalty opens it
         self.doubles = [False] * len(self.names)
         return effects

@@ -165,10 +165,17 @@ class Engine:
 
     def peek(self, card):
         """(state, effects) that play(card) would give, without changing anything."""
+        return self._trial(card, lambda effects: (self.state(), effects))
+
+    def check_card(self, card):
+        """Illegal(reason) when play(card) would refuse it; changes nothing, builds no state."""
+        self._trial(card, lambda effects: None)
+
+    def _trial(self, card, result):
+        """result(effects) of card played, then everything as it was."""
         saved = self._save()
         try:
-            effects = self._step(card)
-            return self.state(), effects
+            return result(self._step(card))
         finally:
             self._load(saved, keep=True)  # saved is ours alone: no second copy
 
@@ -242,6 +249,14 @@ class Engine:
         self.out = [False] * count
         self.log = []
         self.log_round = 1
+
+    def _next_round(self, turn):
+        """A running-total game's next round: total 0, clockwise, turn opens with one card."""
+        self.round += 1
+        self.total = 0
+        self.dir = 1
+        self.turn = turn
+        self.owed = 1
 
     # --- machinery ------------------------------------------------------------------
     def _public(self, seat):

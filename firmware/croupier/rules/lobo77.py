@@ -103,9 +103,5 @@ class Game(Engine):
         effects.append(effect("round_end", seat))
         # The previous starter deals; the next seat still in, clockwise, opens.
         self.starter = self._next(self.starter, 1)
-        self.round += 1
-        self.total = 0
-        self.dir = 1
-        self.turn = self.starter
-        self.owed = 1
+        self._next_round(self.starter)
         self.pair = False

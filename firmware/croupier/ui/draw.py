@@ -7,7 +7,6 @@ import framebuf
 from micropython import const
 
 W = const(128)
-H = const(64)
 CHAR = const(8)  # the built-in framebuf font is 8x8
 
 # Big digits: DIGIT_W x DIGIT_H pixels, segments SEG thick, DIGIT_GAP between glyphs.
@@ -67,10 +66,6 @@ def big_number(fb, x, y, value):
         if not value:
             return right
         cx -= DIGIT_W + DIGIT_GAP
-
-
-def text(fb, s, x, y, c=1):
-    fb.text(s, x, y, c)
 
 
 def text_right(fb, s, y, c=1):

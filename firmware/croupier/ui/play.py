@@ -9,10 +9,10 @@ Games whose screen is not a running total fill the optional hooks of ui/games/__
 """
 from croupier.journal import JournalError
 from croupier.rules import Illegal
+from croupier.rules.cards import MAX_DIGITS
 from croupier.ui import draw
 from croupier.ui.games import MORE
 
-MAX_DIGITS = 3
 # Regions, each on whole pages (8 pixel rows: the unit the display driver compares) and each
 # in its own place, so a card sends only what really changes: the preview appears on blank
 # pages and goes again; the total, the name on turn and the turn marker change in place.
@@ -128,9 +128,8 @@ class Play:
 
     def _prompt(self, card):
         """What a card waiting for its seat (or another choice) asks: "dbl on seat 1-3?"."""
-        picks = self.choices
-        count = min(9, len(picks) if picks is not None else len(self.controller.state()["players"]))
-        listed = picks is not None or self._hook("body")  # a numbered list shows the seats
+        count = self._pick_count(self.controller.state())
+        listed = self.choices is not None or self._hook("body")  # a numbered list shows the seats
         return ("%s 1-%d?" if listed else "%s on seat 1-%d?") % (card, count)
 
     def _sub_key(self, k, hold):
@@ -227,10 +226,15 @@ class Play:
             self._bar_keys = keys
         return self._bar_labels
 
+    def _pick_count(self, state):
+        """How many things the digit keys pick from now: the choices, else the seats (9 at most)."""
+        picks = self.choices
+        return min(9, len(picks) if picks is not None else len(state["players"]))
+
     def _choice_list(self, fb, state):
         """What the prefix picks from, numbered for the digit keys, two columns of five."""
         picks = self.choices
-        count = min(9, len(picks) if picks is not None else len(state["players"]))
+        count = self._pick_count(state)
         fb.text(self.prompt, 0, 0, 1)
         width = 6 if count > 5 else 14  # characters a label gets in its column
         for i in range(count):

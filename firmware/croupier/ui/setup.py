@@ -5,16 +5,11 @@ times (count, names, options, dealer). Names come from the roster the host pushe
 P1..Pn; pressing a seat's digit cycles its name through the unused roster names.
 """
 from croupier.journal import JournalError
-from croupier.rules import GAMES, SetupError
+from croupier.rules import GAMES, SetupError, engine_class
 from croupier.ui import games
 from croupier.ui.menu import ListScreen, NumberPrompt
 
 DEFAULT_PLAYERS = 4
-
-
-def option_specs(name):
-    """The rules engine's option specs (Flag / Number / Choice) of a game."""
-    return __import__("croupier.rules." + name, None, None, ("Game",)).Game.OPTIONS
 
 
 def choices(spec):
@@ -49,7 +44,7 @@ class Setup:
         self.name = self.offered[i][0]
         self.game = games.load(self.name)
         self.low, self.high = GAMES[self.name]
-        self.specs = option_specs(self.name)
+        self.specs = engine_class(self.name).OPTIONS  # Flag / Number / Choice
         self.options = {}
         for spec in self.specs:
             self.options[spec.name] = spec.default
