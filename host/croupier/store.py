@@ -38,6 +38,11 @@ RESULT_COLUMNS = ("seat", "name", "won", "tokens_lost", "doublets", "busts", "el
 JSON_COLUMNS = ("options", "final_state", "timeline")
 
 
+def game_ref(game):
+    """The stable name of a game: device:log_epoch:game_id."""
+    return "%s:%s:%s" % (game["device"], game["log_epoch"], game["game_id"])
+
+
 def default_path() -> Path:
     import platformdirs
 
@@ -121,26 +126,26 @@ class Store:
         if status:
             sql += " WHERE status=?"
             params.append(status)
+        players = {}  # every game's results in one query, not one per game
+        for row in self.db.execute("SELECT device, log_epoch, game_id, %s FROM results ORDER BY seat"
+                                   % ",".join(RESULT_COLUMNS)):
+            players.setdefault(row[:3], []).append(dict(zip(RESULT_COLUMNS, row[3:])))
         games = []
         for row in self.db.execute(sql + " ORDER BY COALESCE(started, 0), device, log_epoch, game_id", params):
             game = dict(zip(GAME_COLUMNS, row))
             for c in JSON_COLUMNS:
                 game[c] = json.loads(game[c])
-            game["players"] = self.results(game["device"], game["log_epoch"], game["game_id"])
+            game["players"] = players.get(row[:3], [])
             games.append(game)
         return games
 
-    def results(self, device, log_epoch, game_id):
-        rows = self.db.execute("SELECT %s FROM results WHERE device=? AND log_epoch=? AND game_id=? ORDER BY seat"
-                               % ",".join(RESULT_COLUMNS), (device, log_epoch, game_id))
-        return [dict(zip(RESULT_COLUMNS, r)) for r in rows]
-
-    def find_game(self, ref):
-        """The game named by `ref`: its list number in `games` (1 = oldest) or `device:epoch:id`."""
-        games = self.games()
+    def find_game(self, ref, games=None):
+        """The game named by `ref`: its list number in `games` (1 = oldest) or `device:epoch:id`.
+        games: what games() gave, when the caller has it already."""
+        games = self.games() if games is None else games
         if ref.isdigit() and 1 <= int(ref) <= len(games):
             return games[int(ref) - 1]
         for g in games:
-            if ref == "%s:%s:%s" % (g["device"], g["log_epoch"], g["game_id"]):
+            if ref == game_ref(g):
                 return g
         raise ValueError("no game %r in %s (see `croupier games`)" % (ref, self.path))

@@ -94,7 +94,7 @@ def run(args):
     from croupier.commands.standings import print_standings
     from croupier.commands.sync import sync_with_progress
     from croupier.link import connect
-    from croupier.stats import finished, standings
+    from croupier.stats import finished
     from croupier.store import Store
 
     folder = _fresh_folder(args.dir)
@@ -114,8 +114,8 @@ def run(args):
         for line in report.lines():
             print(line)
         games = store.games()
-        print_standings(finished(games))
-        chart = plots.standings_chart(standings(finished(games)), folder / "standings.png")
+        rows = print_standings(finished(games))
+        chart = plots.standings_chart(rows, folder / "standings.png")
         lobo_chart = plots.game_chart(games[0], folder / "lobo77-game.png")
     print("database:     %s" % store.path)
     print("final screen: %s" % screen)

@@ -5,7 +5,7 @@ import sys
 
 from croupier.cli import add_db_option
 from croupier.commands.common import open_store, reports_errors
-from croupier.commands.games import game_ref
+from croupier.store import game_ref
 
 HELP = "export games as CSV (a row per player per game) or JSON (games with results and journal records)"
 CSV_GAME_COLUMNS = ("device", "log_epoch", "game_id", "game", "status", "started", "ended")

@@ -3,6 +3,7 @@ import time
 
 from croupier.cli import add_db_option
 from croupier.commands.common import open_store, print_table, reports_errors
+from croupier.store import game_ref
 
 HELP = "list the games in the database"
 
@@ -14,11 +15,6 @@ def add_arguments(parser):
 
 def when(epoch):
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch)) if epoch else "?"
-
-
-def game_ref(game):
-    """The stable name of a game: device:log_epoch:game_id."""
-    return "%s:%s:%s" % (game["device"], game["log_epoch"], game["game_id"])
 
 
 @reports_errors

@@ -24,7 +24,7 @@ def run(args):
             games = store.games()
             if not games:
                 raise ValueError("no games in %s yet (run `croupier sync`)" % store.path)
-            game = store.find_game(args.game) if args.game else games[-1]
+            game = store.find_game(args.game, games) if args.game else games[-1]
             path = plots.game_chart(game, args.out or "croupier-game.png")
     print("chart written to %s" % path)
     return 0

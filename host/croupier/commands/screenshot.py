@@ -45,11 +45,11 @@ def settled_screen(link, quiet=2.0, within=10.0):
 
 def save_screen(fb, path, scale=4):
     """Write a display buffer as a PNG of the OLED; returns the path."""
-    from croupier.sim.render import render
+    from croupier.sim.render import save_png
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    render(fb, scale=scale).save(path)
+    save_png(fb, path, scale)
     return path
 
 

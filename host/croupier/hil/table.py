@@ -20,7 +20,7 @@ def card_keys(game, card):
     prefix, sep, seat = card.partition(":")
     if sep and prefix + ":" in soft:
         return soft[prefix + ":"] + [str(int(seat) + 1)]  # seats are numbered from 1 on screen
-    if card.lstrip("-").isdigit() and not card.startswith("-"):
+    if card.isdigit():
         return list(card) + ["ok"]
     raise ValueError("no key sequence for %r in %s" % (card, game))
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from croupier.link import encode_frame
+from croupier.link import crc_hex, encode_frame
 
 FRAME = re.compile(rb"^@(\{.*\})\|([0-9a-f]{8})$")
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -89,7 +89,7 @@ def test_over_long_request_is_too_long_and_changes_nothing(device, lobo):
 def test_longest_allowed_request_is_taken(device):
     head = b'{"id":906,"cmd":"hello","pad":"'
     payload = head + b"x" * (1023 - 10 - len(head) - 2) + b'"}'
-    line = b"@" + payload + b"|" + ("%08x" % (binascii.crc32(payload) & 0xFFFFFFFF)).encode()
+    line = b"@" + payload + b"|" + crc_hex(payload).encode()
     assert len(line + b"\n") == 1024
     answer = raw_answer(device, line + b"\n", "an answer to a 1024-byte request")
     expect_refusal(answer, "bad_args", 906)  # parsed and handled: `pad` is no argument of hello
