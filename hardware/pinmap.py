@@ -24,7 +24,6 @@ class PinMap:
     def __init__(self, data):
         if not isinstance(data, dict):
             raise PinMapError("pins.json must hold a JSON object, not %s" % type(data).__name__)
-        self.data = data
         self.board = _text(data, "board", "pin map")
         self.module = _text(data, "module", "pin map")
         self.signals = _signals(data)

@@ -170,12 +170,10 @@ def _oled(svg):
 
 def _buzzer(svg):
     x0, y0 = BUZZER_BOX[0], BUZZER_BOX[1]
-    _part_box(svg, BUZZER, BUZZER_BOX, "right", [
-        ("V+", part_pin_point(BUZZER, "V+")[1:]),
-        ("IN", part_pin_point(BUZZER, "+ (via NPN base resistor)")[1:]),
-        ("GND", part_pin_point(BUZZER, "GND")[1:]),
-    ])
-    vplus, base_in, ground = (slot_y(BUZZER_SLOTS[p]) for p in ("V+", "+ (via NPN base resistor)", "GND"))
+    points = [(label, part_pin_point(BUZZER, pin)[1:])
+              for label, pin in (("V+", "V+"), ("IN", "+ (via NPN base resistor)"), ("GND", "GND"))]
+    _part_box(svg, BUZZER, BUZZER_BOX, "right", points)
+    vplus, base_in, ground = (y for _, (_, y) in points)
     bx = x0 + 115  # the buzzer / collector / emitter column
     ink = {"stroke": "#333", "stroke_width": 1.5}
     svg.polyline([(x0 + 40, vplus), (bx, vplus), (bx, vplus + 16)], **ink)

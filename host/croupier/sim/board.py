@@ -72,7 +72,6 @@ class VirtualBoard:
         self._firmware = firmware
         self._uid = uid
         self.oled = SSD1306()
-        self.i2c_bytes = 0  # bytes written on the I2C bus, control bytes included
         self.flash_writes = 0  # progs + erases since start()
         self.boots = 0  # interpreter starts that reached the REPL/boot.py stage
         self.formats = 0  # times the board found its flash unreadable and formatted it
@@ -244,6 +243,11 @@ class VirtualBoard:
         return [label for i, label in enumerate(self.labels) if self._keys >> i & 1]
 
     # --- what the board shows --------------------------------------------------------------
+    @property
+    def i2c_bytes(self):
+        """Bytes written on the I2C bus so far, control bytes included."""
+        return self.oled.bytes_received
+
     def glass(self) -> bytes:
         """The OLED as seen on the glass: 1024 bytes in page order, like the `screen` command."""
         with self._lock:
@@ -526,7 +530,6 @@ class VirtualBoard:
             self.boots += 1
             self._emit("boot", self.boots)
         elif kind == channel.I2C_WRITE:
-            self.i2c_bytes += len(payload)
             self.oled.write(payload)
             self._emit("display")
         elif kind == channel.I2C_READ:

