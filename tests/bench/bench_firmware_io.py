@@ -21,12 +21,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 from fwlink import Frames, wait_for_boot  # noqa: E402
 from test_link_fuzz import run_fuzz  # noqa: E402
+from ui_run import card_keys  # noqa: E402
 from croupier.build import build_firmware  # noqa: E402
 from croupier.paths import micropython_binary  # noqa: E402
 
 FULL_FRAME = 1025
 CARDS = ["9", "5", "1", "8", "7", "4", "6", "3", "2", "9", "10", "-10", "2x", "5", "6"]
-SOFT = {"2x": "a", "-10": "b", "rev": "c"}  # Lobo 77's soft keys on the play screen
 
 BOOT = r'''
 import gc, json, sys, time
@@ -60,10 +60,6 @@ print(json.dumps({"games": games, "records": j.last_seq, "boot_ms": best / 1000,
 '''
 
 
-def key_presses(card):
-    return [SOFT[card]] if card in SOFT else list(card) + ["#"]
-
-
 FRAME_GAP_S = 0.015  # I2C writes closer than this belong to one show()
 
 
@@ -89,7 +85,7 @@ def i2c_per_card(heap):
             before_total = frames.ok("state")["state"]
             start = vb.i2c_bytes
             del writes[:]
-            for key in key_presses(card):
+            for key in card_keys("lobo77", card).split():
                 vb.press(key, ms=70, gap=60)
             deadline = time.monotonic() + 5
             while frames.ok("state")["state"] == before_total and time.monotonic() < deadline:

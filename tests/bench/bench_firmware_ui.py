@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
-from ui_run import (LABELS, UiRunError, game_keys, press_keys, random_game, run_ui,  # noqa: E402
+from ui_run import (UiRunError, game_keys, press_keys, random_game, run_ui,  # noqa: E402
                     setup_keys, wait_until)
 
 from fwlink import Frames  # noqa: E402
@@ -67,10 +67,10 @@ def latency(heap, cards=40):
         for key in game_keys("lobo77", played, effects).split():
             kind = "ok" if key == "ok" else "soft" if key in "abc" else "digit"
             before = vb.i2c_bytes
-            vb.key_down(LABELS.get(key, key))
+            vb.key_down(key)
             time.sleep(0.08)
             released = time.monotonic()
-            vb.key_up(LABELS.get(key, key))
+            vb.key_up(key)
             frame = clock.frame_after(released)
             if frame:
                 by_kind[kind].append(((frame[0] - released) * 1000, (frame[1] - released) * 1000))

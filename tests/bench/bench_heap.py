@@ -20,7 +20,6 @@ tests/firmware` (docs/benchmarks.md, "Heap").
 """
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -31,11 +30,11 @@ from bench_firmware_ui import smallest_heap  # noqa: E402
 from fwlink import Frames, wait_for_boot  # noqa: E402
 from ui_run import game_keys, random_game, setup_keys  # noqa: E402
 from croupier.build import build_firmware  # noqa: E402
+from croupier.deploy import Mpremote  # noqa: E402
 from croupier.sim import VirtualBoard, toolchain  # noqa: E402
 
 FIRMWARE = True  # what the boards install: the current build, or a staging folder (--firmware)
 MEASURE_HEAP = "1m"  # roomy: the figures are what the firmware holds, not what it is given
-MPREMOTE = str(Path(sys.executable).with_name("mpremote"))
 # (module, label): imported in this order, each figure what that import adds. The games are
 # dropped again after measuring, as only the game being played is loaded on the board.
 MODULES = [
@@ -117,11 +116,7 @@ asyncio.run(both())
 
 def board_exec(vb, code, timeout=60):
     """Run code in the board's raw REPL (soft reset first: main.py does not run)."""
-    done = subprocess.run([MPREMOTE, "connect", vb.port, "soft-reset", "exec", code],
-                          capture_output=True, text=True, timeout=timeout)
-    if done.returncode:
-        raise RuntimeError("mpremote failed:\n" + done.stdout + done.stderr)
-    return done.stdout
+    return Mpremote(vb.port).run("soft-reset", "exec", code, timeout=timeout)
 
 
 def import_costs():

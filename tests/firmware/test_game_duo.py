@@ -4,11 +4,9 @@ markers, and whole matches ending with the engine's winner."""
 import pytest
 
 from croupier.rules import new_game
-from ui_run import LONG_GAME_HEAP, by_name, game_keys, lit, random_game, run_ui
-from test_game_on_board import link, vb  # noqa: F401 (fixtures)
+from ui_run import BOOTED, LONG_GAME_HEAP, game_keys, lit, play_booted as play, random_game, run_ui
 from synced import play_by_keys_and_sync
 
-BOOTED = ("tick", 1500)
 DUO = ("keys", "5 ok ok ok ok")  # P1 P2, rows layout, to 5 points, P1 opens
 SOFT = {"draw": "b", "force": "c a", "protect": "c b", "reveal": "c c a", "stuck": "c c b"}
 INPUTS = [str(n) for n in range(6)] * 4 + ["%dx" % n for n in range(6)] + list(SOFT)
@@ -56,10 +54,6 @@ def cell_pixels(fb, cell, layout="123456789"):
     """Lit pixels inside a cell's frame."""
     at = layout.index(str(cell))
     return lit(fb, (at % 3) * CELL_W + 1, BOARD_Y + (at // 3) * CELL_H + 1, CELL_W - 1, CELL_H - 1)
-
-
-def play(micropython, tmp_path, *steps):
-    return by_name(run_ui(micropython, tmp_path, [BOOTED] + list(steps)))
 
 
 def test_board_shows_owners_stacks_and_the_x2_and_captures_move_markers(micropython, tmp_path):

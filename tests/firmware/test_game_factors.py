@@ -5,11 +5,10 @@ import pytest
 
 from croupier.rules import new_game
 from ui_run import (
-    LONG_GAME_HEAP, by_name, game_keys, golden_pixels, pixels, random_game, run_ui)
-from test_game_on_board import link, vb  # noqa: F401 (fixtures)
+    BOOTED, LONG_GAME_HEAP, game_keys, golden_pixels, pixels, play_booted as play, random_game,
+    run_ui)
 from synced import play_by_keys_and_sync
 
-BOOTED = ("tick", 1500)
 FACTORS3 = ("keys", "4 3 ok ok")  # factor race, P1 P2 P3 (no options), P1 starts
 REFEREE = "c"
 
@@ -51,10 +50,6 @@ def test_whole_game_through_the_keys_ends_with_the_lowest_totals(micropython, tm
     best = min(p["score"] for p in expected["players"])
     assert end["state"]["winners"] == [s for s, p in enumerate(expected["players"])
                                        if p["score"] == best]
-
-
-def play(micropython, tmp_path, *steps):
-    return by_name(run_ui(micropython, tmp_path, [BOOTED] + list(steps)))
 
 
 def test_pad_scores_penalties_and_hands_and_the_first_player_moves_left(micropython, tmp_path):

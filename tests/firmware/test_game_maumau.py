@@ -4,11 +4,9 @@ joining and leaving between rounds) and whole games ending with the engine's win
 import pytest
 
 from croupier.rules import new_game
-from ui_run import LONG_GAME_HEAP, by_name, game_keys, lit, random_game, run_ui
-from test_game_on_board import link, vb  # noqa: F401 (fixtures)
+from ui_run import BOOTED, LONG_GAME_HEAP, game_keys, lit, play_booted, random_game, run_ui
 from synced import play_by_keys_and_sync
 
-BOOTED = ("tick", 1500)
 MAU3 = ("keys", "3 3 ok ok ok")  # Mau-Mau, P1 P2 P3, default options, P1 starts
 MAU2 = ("keys", "3 2 ok ok ok")
 SUITS = "hdsc"  # the order of the jack's suit choice
@@ -100,7 +98,7 @@ MAUMAU_HEAP = "160K"
 
 
 def play(micropython, tmp_path, *steps):
-    return by_name(run_ui(micropython, tmp_path, [BOOTED] + list(steps), heap=MAUMAU_HEAP))
+    return play_booted(micropython, tmp_path, *steps, heap=MAUMAU_HEAP)
 
 
 def test_tracker_follows_sevens_jacks_skips_reverses_and_aces(micropython, tmp_path):

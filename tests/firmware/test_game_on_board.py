@@ -3,38 +3,7 @@ scan, UI, controller, journal on littlefs, display driver) plays whole games to 
 engine's winners, and shows the reviewed screens on the way."""
 import pytest
 
-from ui_run import (board_heap, game_keys, press_keys, random_game, setup_keys, wait_for_screen,
-                    wait_until)
-
-sim = pytest.importorskip("croupier.sim", reason="virtual board not built yet")
-
-
-@pytest.fixture
-def vb():
-    with sim.VirtualBoard(heap=board_heap()) as board:
-        board.wait_boot(timeout=20)
-        wait_for_screen(board, "game_menu", timeout=15)  # after the splash
-        yield board
-
-
-def device_state(frames):
-    return frames.ok("state")["state"]
-
-
-def wait_for_end(frames, timeout=20):
-    """The device's state once its game is over (read over the link)."""
-    return wait_until(lambda: (lambda s: s if s and s["over"] else None)(device_state(frames)),
-                      timeout, "the game to end")
-
-
-@pytest.fixture
-def link(vb):
-    """Read-only look at the game over the serial protocol (inputs go through keys only)."""
-    serial = pytest.importorskip("serial")
-    from fwlink import Frames
-
-    with serial.Serial(vb.port, 115200, timeout=0.1) as port:
-        yield Frames(port)
+from ui_run import game_keys, press_keys, random_game, setup_keys, wait_for_end, wait_for_screen
 
 
 @pytest.mark.parametrize("game, count, options, seed", [

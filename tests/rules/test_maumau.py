@@ -2,11 +2,7 @@
 # (one test or a few per numbered rule). Runs on CPython (pytest) and on MicroPython.
 # With 3 players A B C (seats 0 1 2) seat 0 starts round 1, clockwise.
 from croupier.rules import SetupError
-from check import game, play, illegal, fx, raises, seats_out
-
-
-def scores(g):
-    return [p["score"] for p in g.state()["players"]]
+from check import game, play, illegal, fx, raises, scores, seats_out
 
 
 def hands(g):
