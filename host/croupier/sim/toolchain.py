@@ -8,13 +8,13 @@ import hashlib
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import platformdirs
 
 from croupier.build import BuildError, compile_module, mpy_cross_binary
+from croupier.paths import micropython_binary
 
 BOARD_SOURCES = Path(__file__).resolve().parent / "mpy"
 
@@ -24,11 +24,11 @@ class SimError(RuntimeError):
 
 
 def micropython() -> str:
-    """The unix port: $MICROPYTHON, else the one installed next to this Python."""
-    path = os.environ.get("MICROPYTHON") or str(Path(sys.executable).parent / "micropython")
-    if not os.access(path, os.X_OK):
-        raise SimError("no MicroPython unix port at %s (set MICROPYTHON=/path/to/micropython)" % path)
-    return path
+    """The unix port (croupier.paths.micropython_binary), as the virtual board's error."""
+    try:
+        return micropython_binary()
+    except FileNotFoundError as err:
+        raise SimError(str(err)) from None
 
 
 def cache_dir() -> Path:
@@ -67,10 +67,17 @@ def board_modules() -> Path:
     return target
 
 
+def _run_micropython(binary, args, **options):
+    try:
+        return subprocess.run([binary, *args], capture_output=True, text=True, **options)
+    except OSError as err:  # not a program (or not one for this machine)
+        raise SimError("cannot run the MicroPython unix port at %s: %s" % (binary, err.strerror)) from None
+
+
 def run_tool(*args, timeout=60) -> str:
     """Run the image tool (mpy/_sim_image.py) on the unix port; -> its output."""
-    proc = subprocess.run([micropython(), "-m", "_sim_image", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, env=dict(os.environ, MICROPYPATH=str(board_modules())))
+    proc = _run_micropython(micropython(), ["-m", "_sim_image", *map(str, args)], timeout=timeout,
+                            env=dict(os.environ, MICROPYPATH=str(board_modules())))
     if proc.returncode:
         raise SimError("image tool %s failed: %s" % (args[0], (proc.stderr or proc.stdout).strip()[-2000:]))
     return proc.stdout
@@ -98,9 +105,8 @@ def bare_free(heap: int) -> int:
     binary = micropython()
     key = (binary, heap)
     if key not in _bare_free:
-        proc = subprocess.run([binary, "-X", "heapsize=%d" % heap, "-c",
-                               "import gc; gc.collect(); print(gc.mem_free())"],
-                              capture_output=True, text=True, timeout=30)
+        proc = _run_micropython(binary, ["-X", "heapsize=%d" % heap, "-c",
+                                         "import gc; gc.collect(); print(gc.mem_free())"], timeout=30)
         if proc.returncode:
             raise SimError("cannot start %s: %s" % (binary, proc.stderr.strip()))
         _bare_free[key] = int(proc.stdout)
