@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
-from fwlink import Frames, wait_for_boot  # noqa: E402
+from fwlink import frames_on  # noqa: E402
 from test_link_fuzz import run_fuzz  # noqa: E402
 from ui_run import card_keys  # noqa: E402
 from croupier.build import build_firmware  # noqa: E402
@@ -71,14 +71,10 @@ def frames_in(times):
 def i2c_per_card(heap):
     """-> [(bytes, frames)] per card entered on the keypad."""
     from croupier.sim import VirtualBoard
-    import serial
-
     per_card = []
-    with VirtualBoard(heap=heap) as vb, serial.Serial(vb.port, 115200, timeout=0.1) as port:
+    with VirtualBoard(heap=heap) as vb, frames_on(vb.port, boot=True) as frames:
         writes = []
         vb.subscribe(lambda event, data: writes.append(time.monotonic()) if event == "display" else None)
-        frames = Frames(port)
-        wait_for_boot(frames)
         frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy", "Dee"])
         time.sleep(0.5)
         for card in CARDS:
@@ -111,11 +107,8 @@ def boot_times():
 
 def fuzz(heap, n):
     from croupier.sim import VirtualBoard
-    import serial
 
-    with VirtualBoard(heap=heap) as vb, serial.Serial(vb.port, 115200, timeout=0.1) as port:
-        frames = Frames(port)
-        wait_for_boot(frames)
+    with VirtualBoard(heap=heap) as vb, frames_on(vb.port, boot=True) as frames:
         frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
         frames.ok("play", card="9")
         before = frames.ok("state")["state"]

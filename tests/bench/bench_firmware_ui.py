@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 from ui_run import (UiRunError, game_keys, press_keys, random_game, run_ui,  # noqa: E402
                     setup_keys, wait_until)
 
-from fwlink import Frames  # noqa: E402
+from fwlink import frames_on  # noqa: E402
 from croupier.paths import micropython_binary  # noqa: E402
 
 FRAME_QUIET_S = 0.05  # no I2C write for this long: the frame is complete
@@ -112,17 +112,14 @@ def board_game_fits(heap, cards=30):
     """The whole firmware on the virtual board boots and takes `cards` Lobo cards by keys."""
     from croupier.sim import SimError, VirtualBoard
 
-    import serial
-
     played, engine, effects = random_game("lobo77", 4, {}, seed=3, max_cards=cards)
-    with VirtualBoard(heap=heap) as vb, serial.Serial(vb.port, 115200, timeout=0.1) as port:
+    with VirtualBoard(heap=heap) as vb, frames_on(vb.port) as link:
         try:
             vb.wait_boot(timeout=20)
             time.sleep(2.0)
             press_keys(vb, setup_keys("lobo77", 4, {}) + " " + game_keys("lobo77", played, effects))
         except (TimeoutError, SimError):  # not up, or stopped reading its keypad
             return False
-        link = Frames(port)
         try:
             wait_until(lambda: b"Error" in vb.output()
                        or link.ok("state")["state"] == engine.state(), 10, "the last card")

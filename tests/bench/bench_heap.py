@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 from bench_firmware_ui import smallest_heap  # noqa: E402
-from fwlink import Frames, wait_for_boot  # noqa: E402
+from fwlink import frames_on, wait_for_boot  # noqa: E402
 from ui_run import game_keys, random_game, setup_keys  # noqa: E402
 from croupier.build import build_firmware  # noqa: E402
 from croupier.deploy import Mpremote  # noqa: E402
@@ -151,12 +151,9 @@ def game_fits(game, count, options, seed):
     cards, engine, effects = random_game(game, count, options, seed)
     keys = (setup_keys(game, count, options) + " " + game_keys(game, cards, effects)).split()
     expected = engine.state()
-    import serial
 
     def fits(heap):
-        with VirtualBoard(heap=heap, firmware=FIRMWARE) as vb, \
-                serial.Serial(vb.port, 115200, timeout=0.1) as port:
-            link = Frames(port)
+        with VirtualBoard(heap=heap, firmware=FIRMWARE) as vb, frames_on(vb.port) as link:
             try:
                 wait_for_boot(link, timeout=20)
                 time.sleep(2.0)  # the splash

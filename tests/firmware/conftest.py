@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from fwlink import HEAP, HERE, Frames, wait_for_boot
+from fwlink import HEAP, HERE, frames_on
 
 REPO = HERE.parent.parent
 FIRMWARE = REPO / "firmware"
@@ -59,18 +59,12 @@ def vb():
 @pytest.fixture
 def link(vb):
     """Read-only look at vb's game over the serial protocol (inputs go through keys only)."""
-    import serial
-
-    with serial.Serial(vb.port, 115200, timeout=0.1) as port:
-        yield Frames(port)
+    with frames_on(vb.port) as frames:
+        yield frames
 
 
 @pytest.fixture
 def frames(board):
     """Frames on the board's serial port, after the firmware's `boot` event."""
-    import serial
-
-    with serial.Serial(board.port, 115200, timeout=0.1) as port:
-        f = Frames(port)
-        wait_for_boot(f)
-        yield f
+    with frames_on(board.port, boot=True) as frames:
+        yield frames

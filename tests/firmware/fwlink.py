@@ -2,6 +2,7 @@
 
 Shared by the firmware tests (through conftest.py's fixtures) and the benchmarks."""
 import binascii
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -38,6 +39,7 @@ class Frames:
 
     def __init__(self, port):
         self.port = port
+        self.boot = None  # the boot event, when frames_on waited for it
         self.events = []
         self.noise = []
         self._next_id = 1
@@ -86,6 +88,18 @@ class Frames:
 
     def ok(self, cmd, **args):
         return self.ok_shape(self.call(cmd, **args))
+
+
+@contextlib.contextmanager
+def frames_on(port_name, boot=False):
+    """Frames on a board's serial port (115200 baud), after its boot event if boot."""
+    import serial
+
+    with serial.Serial(port_name, 115200, timeout=0.1) as port:
+        frames = Frames(port)
+        if boot:
+            frames.boot = wait_for_boot(frames)
+        yield frames
 
 
 def wait_for_boot(frames, timeout=30.0):

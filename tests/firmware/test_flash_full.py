@@ -4,9 +4,7 @@ journal stay as they were, and once there is space again play goes on."""
 import sys
 from pathlib import Path
 
-import serial
-
-from fwlink import Frames, wait_for_boot
+from fwlink import frames_on
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sim"))
 from mpremote_run import mpremote  # noqa: E402
@@ -18,26 +16,16 @@ FREE = FLASHFILL + '\nfree("")\n'
 ERROR_TUNE_HZ = 220  # the first note of the buzzer's "error" tune
 
 
-def booted(board):
-    """Reset the board (EN) and talk to the firmware: -> (serial port, Frames, boot event)."""
-    board.hard_reset()
-    port = serial.Serial(board.port, 115200, timeout=0.1)
-    frames = Frames(port)
-    return port, frames, wait_for_boot(frames)
-
-
 def test_a_full_flash_refuses_cards_clearly_and_the_board_keeps_its_game(board):
-    with serial.Serial(board.port, 115200, timeout=0.1) as port:
-        frames = Frames(port)
-        wait_for_boot(frames)
+    with frames_on(board.port, boot=True) as frames:
         frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
         frames.ok("play", card="9")
     assert "filled" in mpremote(board.port, "exec", FILL, timeout=120)
 
-    port, frames, boot = booted(board)  # a full flash still boots into the game
-    with port:
+    board.hard_reset()  # a full flash still boots into the game
+    with frames_on(board.port, boot=True) as frames:
         state = frames.ok("state")["state"]
-        assert state["total"] == 9 and boot["last_seq"] == 2
+        assert state["total"] == 9 and frames.boot["last_seq"] == 2
         answer = frames.call("play", card="5")
         assert answer["ok"] is False and answer["error"] == "internal", answer
         assert answer["message"] == "flash full: sync to free space"
@@ -50,8 +38,8 @@ def test_a_full_flash_refuses_cards_clearly_and_the_board_keeps_its_game(board):
         assert frames.ok("hello")["last_seq"] == 2, "and writes nothing"
 
     mpremote(board.port, "exec", FREE)  # what sync and ack do for finished games
-    port, frames, boot = booted(board)
-    with port:
+    board.hard_reset()
+    with frames_on(board.port, boot=True) as frames:
         assert frames.ok("play", card="5")["state"]["total"] == 14
         records = frames.ok("log", **{"from": 0, "max": 10})["records"]
         assert [r[3:] for r in records] == [

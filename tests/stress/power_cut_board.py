@@ -16,7 +16,6 @@ import sys
 import time
 from pathlib import Path
 
-import serial
 
 from croupier.commands.demo import DECKS
 from croupier.rules import Illegal, new_game
@@ -25,7 +24,7 @@ from croupier.sim import VirtualBoard
 from croupier.sync import ReplayError, replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
-from fwlink import HEAP, Frames, frame, wait_for_boot  # noqa: E402 (the firmware tests' protocol helpers)
+from fwlink import HEAP, frame, frames_on, wait_for_boot  # noqa: E402 (the firmware tests' protocol helpers)
 
 GAMES = (("lobo77", ["Ana", "Ben", "Cleo", "Dev"]), ("basta", ["Ana", "Ben", "Cleo"]))
 INPUTS_PER_CUT = 400  # inputs sent before a cut that never strikes is a failure
@@ -238,9 +237,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     started = time.monotonic()
     failures = []
-    with VirtualBoard(heap=HEAP) as vb, serial.Serial(vb.port, 115200, timeout=0.1) as port:
-        frames = Frames(port)
-        wait_for_boot(frames)
+    with VirtualBoard(heap=HEAP) as vb, frames_on(vb.port, boot=True) as frames:
         run = Run(vb, frames, args.seed, args.within)
         for n in range(args.cuts):
             try:
