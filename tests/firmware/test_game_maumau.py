@@ -17,8 +17,12 @@ PLAY_CARDS = "2 3 4 5 6 7 8 9 10 Q K A draw J:h J:d J:s J:c".split()
 HAND_RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()
 
 
-def keys_of(card):
-    """How a person keys in one Mau-Mau input on the play screen."""
+def keys_of(card, jack_x2=False):
+    """How a person keys in one Mau-Mau input on the play screen (jack_x2: the option that
+    makes `out` ask whether the round ended on a jack)."""
+    if card.startswith("out:") and jack_x2:
+        seat, _, jack = card[4:].partition(":")
+        return "%s %d %s" % (SEAT_CARDS["out:"], int(seat) + 1, "2" if jack else "1")
     if card in SOFT:
         return SOFT[card]
     if card.startswith("J:"):
@@ -36,9 +40,9 @@ def keys_of(card):
     return " ".join(card) + " ok"
 
 
-def deal(rng, state):
+def deal(rng, state, jack_x2=False):
     """A random Mau-Mau input for this state: cards while playing, the asked-for hand while
-    counting, now and then a table event."""
+    counting, now and then a table event (with jack_x2, going out on a jack too)."""
     players = state["players"]
     if state["phase"] == "count":
         seat = state["turn"]
@@ -58,14 +62,15 @@ def deal(rng, state):
     if roll < 0.04:
         return "forgot:%d" % rng.randrange(len(players))
     if roll < 0.05:
-        return "out:%d" % rng.randrange(len(players))
+        return "out:%d%s" % (rng.randrange(len(players)), ":J" if jack_x2 and roll < 0.045 else "")
     return rng.choice(PLAY_CARDS)
 
 
 def setup_keys(count, options):
     limit_steps = {-100: "", -150: " 1", -200: " 1 1"}[options.get("limit", -100)]
     points = " 2" if options.get("points") == "skat" else ""
-    return "3 %d ok%s%s ok ok" % (count, limit_steps, points)
+    jack_x2 = " 3" if options.get("jack_finish_doubles") else ""
+    return "3 %d ok%s%s%s ok ok" % (count, limit_steps, points, jack_x2)
 
 
 @pytest.mark.parametrize("count, options, seed", [
@@ -73,19 +78,25 @@ def setup_keys(count, options):
     (3, {"points": "skat"}, 2),
     (4, {"limit": -150}, 3),
     (5, {"limit": -200}, 4),
+    (3, {"jack_finish_doubles": True}, 7),
 ])
 def test_whole_game_through_the_keys_ends_with_the_right_winner(micropython, tmp_path, count,
                                                                 options, seed):
-    cards, engine, effects = random_game("maumau", count, options, seed, deal=deal)
+    jack_x2 = options.get("jack_finish_doubles", False)
+    cards, engine, effects = random_game("maumau", count, options, seed,
+                                         deal=lambda rng, state: deal(rng, state, jack_x2))
     expected = engine.state()
     assert expected["over"] and len(expected["winners"]) == 1
     assert any(c.startswith("hand:") and "," in c for c in cards)  # counted card by card too
+    assert not jack_x2 or any(c.startswith("out:") and c.endswith(":J") for c in cards)
     end = run_ui(micropython, tmp_path, [
         BOOTED, ("keys", setup_keys(count, options)),
-        ("keys", game_keys("maumau", cards, effects, keys_of)), ("snap", "end")],
+        ("keys", game_keys("maumau", cards, effects, lambda card: keys_of(card, jack_x2))),
+        ("snap", "end")],
         heap=LONG_GAME_HEAP)[-1]
     assert end["inputs"] == cards
     assert end["state"] == expected
+    assert end["setup"]["options"]["jack_finish_doubles"] is jack_x2
     assert end["setup"]["options"]["limit"] == options.get("limit", -100)
     assert end["news"] == []  # the winner was announced and closed by the last ok
 
@@ -147,6 +158,22 @@ def test_score_pad_counts_a_hand_card_by_card_and_scores_the_round(micropython, 
     assert [p["score"] for p in round2["players"]] == [-70, 0, -31]
     assert round2["round"] == 2 and round2["turn"] == 1  # the starter moves left
     assert s["round2"]["news"] == ["ROUND 2"]
+
+
+MAU2_JACK_X2 = ("keys", "3 2 ok 3 ok ok")  # option 3: a jack finish doubles the points
+
+
+@pytest.mark.parametrize("how, card, score", [("2", "out:1:J", -20), ("1", "out:1", -10),
+                                              ("ok", "out:1", -10)])
+def test_going_out_asks_how_when_a_jack_finish_doubles(micropython, tmp_path, how, card, score):
+    s = play(micropython, tmp_path, MAU2_JACK_X2, ("keys", "c c a"), ("snap", "seats"),
+             ("keys", "2"), ("snap", "how"), ("keys", how), ("snap", "out"),
+             ("keys", "1 0 ok"), ("snap", "scored"))  # P1 holds 10 points
+    assert s["seats"]["inputs"] == s["how"]["inputs"] == []  # nothing played while asking
+    for snap in ("seats", "how"):  # two numbered lines under the question, no third
+        assert lit(s[snap]["fb"], 0, 10, 64, 17) > 0 and lit(s[snap]["fb"], 0, 28, 128, 26) == 0
+    assert s["out"]["inputs"] == [card] and s["out"]["state"]["phase"] == "count"
+    assert [p["score"] for p in s["scored"]["state"]["players"]] == [score, 0]
 
 
 def test_joiner_gets_the_worst_score_and_the_limit_eliminates(micropython, tmp_path):

@@ -82,7 +82,11 @@ class Play:
         if picks is None and 0 <= i < len(self.controller.state()["players"]):
             self._play(self.prefix + str(i))
         elif picks is not None and 0 <= i < len(picks):
-            self._play(self.prefix + picks[i][1])
+            label, value = picks[i]
+            if value[-1:] == ":":  # one more question, e.g. "out:2:": on a jack?
+                self._ask(self.prefix + value, label)
+            else:  # "": the card as it stands, as `ok` plays it
+                self._play(self.prefix + value if value else self.prefix[:-1])
         else:
             self.ui.error("no %s %d" % ("seat" if picks is None else "choice", i + 1))
 
@@ -119,18 +123,22 @@ class Play:
             else:
                 self.ui.error("type a card first")
         elif action.endswith(":"):
-            self.entry, self.preview, self.prefix = "", None, action
-            choices = self._hook("choices")
-            self.choices = choices(action, self.controller) if choices else None
-            self.prompt = self._prompt(action[:-1])
+            self._ask(action, action[:-1])
         else:
             self._play(action)
 
-    def _prompt(self, card):
+    def _ask(self, prefix, topic):
+        """A card waiting for its seat or another choice; topic heads the question."""
+        self.entry, self.preview, self.prefix = "", None, prefix
+        choices = self._hook("choices")
+        self.choices = choices(prefix, self.controller) if choices else None
+        self.prompt = self._prompt(topic)
+
+    def _prompt(self, topic):
         """What a card waiting for its seat (or another choice) asks: "dbl on seat 1-3?"."""
         count = self._pick_count(self.controller.state())
         listed = self.choices is not None or self._hook("body")  # a numbered list shows the seats
-        return ("%s 1-%d?" if listed else "%s on seat 1-%d?") % (card, count)
+        return ("%s 1-%d?" if listed else "%s on seat 1-%d?") % (topic, count)
 
     def _sub_key(self, k, hold):
         """The sub-screen answers a card to play and close, "" to close, None to stay."""

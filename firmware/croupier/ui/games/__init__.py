@@ -19,7 +19,9 @@ module defines, else its plain behaviour):
   typed(state, entry)       the card `ok` plays for the typed digits ("hand:2:23")
   result(state, entry, after)  preview text after "23 -> " instead of the total
   pages(state)              the soft-key pages now (they differ per phase)
-  choices(prefix, ctrl)     (label, value) pairs a prefix card picks by digit instead of a seat
+  choices(prefix, ctrl)     (label, value) pairs a prefix card picks by digit instead of a seat;
+                            the pick appends value, asks again if value ends in ":", and
+                            plays the card as it stands (as `ok` does) for value ""
   body(fb, state)           draws everything above the soft keys (no total, no chips)
 A soft-key action may also be a card with "{}" for the typed digits ("{}x"), or a function
 f(play) returning a sub-screen (key(k, hold) -> card to play, "" to close, None; draw(fb)).

@@ -65,6 +65,8 @@ def result(state, entry, after):
 def choices(prefix, controller):
     if prefix == "J:":
         return SUITS
+    if prefix[:4] == "out:":
+        return _going_out(prefix, controller)
     if prefix != "join:":
         return None
     # new names: the roster's not yet seated, then the first free default name
@@ -75,6 +77,19 @@ def choices(prefix, controller):
         n += 1
     found.append(("P%d" % n, "P%d" % n))
     return found
+
+
+# how an untracked round ended, asked after the seat when a jack finish doubles the points
+HOW_OUT = (("not on a jack", ""), ("on a jack: x2", "J"))
+
+
+def _going_out(prefix, controller):
+    """The seats (then how they went out, when that matters), or None: the plain seat pick."""
+    if not controller.game.options["jack_finish_doubles"]:
+        return None
+    if prefix == "out:":
+        return [(p["name"], "%d:" % seat) for seat, p in enumerate(controller.state()["players"])]
+    return HOW_OUT
 
 
 def body(fb, state):
