@@ -6,7 +6,7 @@ import json
 import random
 import sys
 
-from ramflash import RamFlash, PowerCut, mount
+from ramflash import RamFlash, mount
 from croupier.controller import Controller, _replay as replay
 from croupier.journal import Journal, JournalError
 from croupier.rules import new_game, Illegal
@@ -54,7 +54,7 @@ class Trial:
                 if not self.device.dead:
                     return
                 self.cuts += 1  # the cut hit a write the boot carries on without (the head)
-            except (PowerCut, OSError, JournalError):
+            except (OSError, JournalError):
                 if not self.device.dead:
                     raise
                 self.cuts += 1  # lost power while booting: boot again
@@ -86,7 +86,7 @@ class Trial:
                 self.step()
             except Illegal:
                 continue
-            except (PowerCut, OSError, JournalError):
+            except (OSError, JournalError):
                 if not self.device.dead:
                     raise
                 self.cuts += 1
