@@ -39,7 +39,7 @@ def test_clicking_a_key_reaches_the_board_and_shortcuts_press_keys(make_board):
             await pilot.pause(0.05)
 
     async def steps(pilot):
-        assert board.port in str(app.query_one("#port").render())
+        assert board.port in str(app.query_one("#where").render())
         mark = board.mark()
         await pilot.click("#key-8")  # the "7" key (labels row by row: 1 2 3 A 4 5 6 B 7 ...)
         await until_seen(pilot, b"keys:7.", mark)
