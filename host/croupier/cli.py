@@ -20,6 +20,8 @@ COMMANDS = {
     "games": "croupier.commands.games",
     "standings": "croupier.commands.standings",
     "stats": "croupier.commands.stats",
+    "console": "croupier.commands.console",
+    "mirror": "croupier.commands.mirror",
     "export": "croupier.commands.export",
     "plot": "croupier.commands.plot",
     "hil": "croupier.hil.command",

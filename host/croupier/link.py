@@ -21,6 +21,9 @@ BOOT_POLL = 0.5     # seconds between `hello`s while waiting for a board to boot
 BOOT_TIMEOUT = 15.0
 # Commands the device may safely receive twice: a lost answer is simply asked for again.
 IDEMPOTENT = frozenset({"hello", "state", "screen", "log", "ack", "roster", "clock"})
+# The `key` command's name of each keypad label that is not its own name (digits are).
+DIGITS = tuple("0123456789")
+KEY_NAMES = {"#": "ok", "*": "undo", "A": "a", "B": "b", "C": "c", "D": "menu"}
 
 
 DAMAGED = object()  # a frame arrived but failed its CRC or JSON check
@@ -40,6 +43,15 @@ class DeviceError(LinkError):
     def __init__(self, cmd, error, message):
         super().__init__("%s: %s (%s)" % (cmd, message or error, error))
         self.cmd, self.error, self.message = cmd, error, message
+
+
+def key_name(key: str) -> str:
+    """The `key` command's name for a key given by its printed label (`7`, `#`, `D`) or by
+    that name (`ok`, `menu`); ValueError for anything else."""
+    name = KEY_NAMES.get(key.upper(), key.lower())
+    if name in KEY_NAMES.values() or name in DIGITS:
+        return name
+    raise ValueError("no key %r: the keypad's keys are 0-9 A B C D # * (or ok, undo, menu, a, b, c)" % key)
 
 
 def crc_hex(payload: bytes) -> str:

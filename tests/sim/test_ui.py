@@ -1,6 +1,11 @@
 """The Textual UI, driven headless by Textual's pilot."""
 import asyncio
+import time
 
+import pytest
+
+from croupier.link import Link, open_serial
+from croupier.sim import VirtualBoard
 from croupier.sim.ui import SimApp
 from test_keypad import SCANNER
 
@@ -18,9 +23,9 @@ i2c.writevto(60, (b"\\x40", buf))
 """
 
 
-def run(app, steps):
+def run(app, steps, size=(180, 50)):
     async def main():
-        async with app.run_test(size=(180, 50)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await steps(pilot)
     asyncio.run(main())
 
@@ -72,3 +77,123 @@ def test_oled_pane_shows_the_boards_pixels(make_board):
     assert rows[0] == "████" + " " * 124
     assert rows[31] == " " * 100 + "▄" + " " * 27
     assert all(row.strip() == "" for row in rows[1:31])
+
+
+async def until_drawn(pilot, app):
+    for _ in range(100):
+        await pilot.pause(0.05)
+        if "█" in app.query_one("#panel").text() or "⠛" in app.query_one("#panel").text():
+            return
+
+
+def visible(app, widget):
+    """Every cell of the widget is on screen and shows that widget (nothing clipped or covered)."""
+    region = widget.region
+    corners = [(region.x, region.y), (region.right - 1, region.bottom - 1)]
+    return region.area > 0 and all(app.get_widget_at(x, y)[0] is widget for x, y in corners)
+
+
+def test_compact_layout_at_80x24_shows_the_whole_panel_and_keypad(make_board):
+    board = make_board(main=DRAW)
+    app = SimApp(board)
+    shown = {}
+
+    async def steps(pilot):
+        await until_drawn(pilot, app)
+        panel = app.query_one("#panel")
+        shown["text"] = panel.text()
+        shown["visible"] = [visible(app, panel)] + [visible(app, key) for key in app.query("Key")]
+        shown["keys"] = len(app.query("Key"))
+
+    run(app, steps, size=(80, 24))
+    rows = shown["text"].split("\n")
+    assert len(rows) == 16 and all(len(row) == 64 for row in rows)  # braille: 2x4 pixels a cell
+    assert rows[0] == "⠛⠛" + "⠀" * 62  # pixels (0-3, 0-1): dots 1 2 4 5 of the first two cells
+    assert rows[15] == "⠀" * 50 + "⡀" + "⠀" * 13  # pixel (100, 63): dot 7 of cell 50
+    assert shown["keys"] == 16 and all(shown["visible"])
+
+
+def test_layout_follows_the_terminal_size(make_board):
+    board = make_board(main=DRAW)
+    app = SimApp(board)
+    modes = []
+
+    async def steps(pilot):
+        await until_drawn(pilot, app)
+        panel = app.query_one("#panel")
+        modes.append((panel.mode, panel.size.width, panel.size.height, visible(app, panel)))
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        modes.append((panel.mode, panel.size.width, panel.size.height, visible(app, panel)))
+        await pilot.resize_terminal(170, 45)
+        await pilot.pause()
+        modes.append((panel.mode, panel.size.width, panel.size.height, visible(app, panel)))
+
+    run(app, steps)
+    assert modes == [("half", 128, 32, True), ("braille", 64, 16, True), ("half", 128, 32, True)]
+
+
+@pytest.fixture
+def firmware_board():
+    """The firmware on a virtual board, with a protocol link to look at its game."""
+    with VirtualBoard() as vb:
+        port = open_serial(vb.port)
+        try:
+            link = Link(port, timeout=5.0)
+            link.hello(within=20)
+            yield vb, link
+        finally:
+            port.close()
+
+
+async def until_state(pilot, link, check, what):
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        state = link.call("state")["state"]
+        if check(state):
+            return state
+        await pilot.pause(0.1)
+    raise AssertionError("the board never reached %s; state %r" % (what, state))
+
+
+def test_typed_hash_star_and_a_held_star_enter_undo_and_redo_a_card(firmware_board):
+    vb, link = firmware_board
+    link.call("new", game="lobo77", players=["Ann", "Bob"])
+    app = SimApp(vb)
+    totals = []
+
+    async def steps(pilot):
+        await pilot.press("9", "#")  # a number, then # (ok) enters it
+        totals.append((await until_state(pilot, link, lambda s: s["total"] == 9, "total 9"))["total"])
+        await pilot.press("*")  # undo
+        totals.append((await until_state(pilot, link, lambda s: s["total"] == 0, "the undo"))["total"])
+        await pilot.press("h")
+        assert "HOLD" in str(app.query_one("#hold").render())
+        await pilot.press("*")  # held: redo
+        assert "HOLD" not in str(app.query_one("#hold").render())  # the hold was for one key
+        totals.append((await until_state(pilot, link, lambda s: s["total"] == 9, "the redo"))["total"])
+
+    run(app, steps, size=(80, 24))
+    assert totals == [9, 0, 9]
+    assert vb.keys_down == []
+
+
+def test_a_long_mouse_press_on_star_redoes(firmware_board):
+    vb, link = firmware_board
+    link.call("new", game="lobo77", players=["Ann", "Bob"])
+    link.call("play", card="7")
+    link.call("undo")
+    app = SimApp(vb)
+    star = "#key-%d" % vb.labels.index("*")
+    seen = []
+
+    async def steps(pilot):
+        await pilot.mouse_down(star)
+        seen.append(vb.keys_down)
+        await pilot.pause(1.0)  # past the firmware's long press (0.6 s)
+        await pilot.mouse_up(star)
+        state = await until_state(pilot, link, lambda s: s["total"] == 7, "the redo")
+        seen.append(state["total"])
+
+    run(app, steps)
+    assert seen == [["*"], 7]

@@ -63,7 +63,8 @@ class SimApp(BoardApp):
         self._write_log(message.data)
 
     def _write_log(self, data: bytes):
-        self.query_one("#log", Log).write(data.decode("utf-8", "replace").replace("\r", ""))
+        for log in self.query("#log"):  # none once the app is closing: output may still come
+            log.write(data.decode("utf-8", "replace").replace("\r", ""))
 
     def _refresh_oled(self):
         if not self._glass_stale:  # reading the glass holds the board's lock: only when needed

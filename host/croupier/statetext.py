@@ -1,0 +1,40 @@
+"""A game state (the protocol's `state` object) and its effects in one line a person reads.
+
+    lobo77 round 1 · total 12 · Bob to play · Ann tokens 3 · Bob tokens 2 · Cy out
+"""
+# What each game counts per player, in the order shown (a game shows those it has).
+PLAYER_FIELDS = ("tokens", "penalties", "score", "markers", "hand")
+
+
+def summary(state) -> str:
+    if state is None:
+        return "no game"
+    players = state["players"]
+    parts = ["%s round %s" % (state["game"], state["round"])]
+    if state.get("total") is not None:
+        parts.append("total %s" % state["total"])
+    if state["over"]:
+        winners = [players[seat]["name"] for seat in state["winners"]]
+        parts.append("game over: %s" % (" and ".join(winners) + (" wins" if len(winners) == 1 else " win")
+                                         if winners else "no winner"))
+    else:
+        parts.append("%s to play" % players[state["turn"]]["name"])
+    parts.extend(_player(p) for p in players)
+    return " · ".join(parts)
+
+
+def _player(player):
+    if player.get("out"):
+        return "%s out" % player["name"]
+    return " ".join([player["name"]] + ["%s %s" % (field, player[field]) for field in PLAYER_FIELDS if field in player])
+
+
+def effects(effect_list, players) -> str:
+    """`doublet Ann, bust Bob`, or "" when nothing happened beyond the card."""
+    return ", ".join(_effect(e, players) for e in effect_list)
+
+
+def _effect(effect, players):
+    seat = effect.get("seat")
+    name = players[seat]["name"] if isinstance(seat, int) and 0 <= seat < len(players) else None
+    return effect["kind"].replace("_", " ") + (" " + name if name else "")
