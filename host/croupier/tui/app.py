@@ -13,7 +13,7 @@ from croupier.tui.widgets import Key, Keypad, Oled, keypad_label
 
 HOLD_S = 0.6  # the firmware's long press (firmware/croupier/keys.py HOLD_MS)
 FULL_SIZE = (167, 40)  # columns, rows the full layout needs; below it the compact one is used
-HOLD_HINT = {False: "h: hold next", True: "HOLD: next key"}
+HOLD_HINT = {False: "h: hold key", True: "HOLD armed"}  # fits the compact side (12)
 
 
 class BoardApp(App):
