@@ -35,7 +35,7 @@ class Console:
         self.failed = False
 
     def run_line(self, line):
-        from croupier.link import DeviceError
+        from croupier.link import LinkError, LinkTimeout
 
         self._show_events()  # cards keyed on the box since the last line
         words = line.split()
@@ -43,7 +43,9 @@ class Console:
             return
         try:
             self._dispatch(words[0].lower(), words[1:])
-        except (Usage, DeviceError) as exc:
+        except LinkTimeout:
+            raise  # the board stopped answering: no use reading on
+        except (Usage, LinkError) as exc:  # refused, or a request too long to send
             self.failed = True
             print("error: %s" % exc, file=self.err, flush=True)
 

@@ -62,9 +62,12 @@ class LinkThread(threading.Thread):
                 self.link.poll(POLL_S)
                 self._take_events()
                 self._read_screen_if_due()
-        except (LinkError, OSError) as exc:  # OSError: the port went away (cable, board reset)
-            if not self.stopping.is_set():
-                self.report(LinkProblem("link lost: %s" % exc))
+        except Exception as exc:
+            if self.stopping.is_set():
+                return  # the app quit and closed the port under a request: nothing to tell
+            if not isinstance(exc, (LinkError, OSError)):  # OSError: the cable, the port gone
+                raise
+            self.report(LinkProblem("link lost: %s" % exc))
 
     def _send_keys(self):
         while True:
