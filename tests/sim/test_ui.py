@@ -90,7 +90,9 @@ def visible(app, widget):
     """Every cell of the widget is on screen and shows that widget (nothing clipped or covered)."""
     region = widget.region
     corners = [(region.x, region.y), (region.right - 1, region.bottom - 1)]
-    return region.area > 0 and all(app.get_widget_at(x, y)[0] is widget for x, y in corners)
+    size = app.size
+    return region.area > 0 and all(x < size.width and y < size.height and app.get_widget_at(x, y)[0] is widget
+                                   for x, y in corners)
 
 
 def test_compact_layout_at_80x24_shows_the_whole_panel_and_keypad(make_board):
@@ -121,16 +123,16 @@ def test_layout_follows_the_terminal_size(make_board):
     async def steps(pilot):
         await until_drawn(pilot, app)
         panel = app.query_one("#panel")
-        modes.append((panel.mode, panel.size.width, panel.size.height, visible(app, panel)))
-        await pilot.resize_terminal(80, 24)
-        await pilot.pause()
-        modes.append((panel.mode, panel.size.width, panel.size.height, visible(app, panel)))
-        await pilot.resize_terminal(170, 45)
-        await pilot.pause()
-        modes.append((panel.mode, panel.size.width, panel.size.height, visible(app, panel)))
+        for size in [None, (80, 24), (60, 20), (170, 45)]:
+            if size:
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+            warned = "the box needs 80x24" in str(app.query_one("#where").render())
+            modes.append((panel.mode, panel.size.width, panel.size.height, visible(app, panel), warned))
 
     run(app, steps)
-    assert modes == [("half", 128, 32, True), ("braille", 64, 16, True), ("half", 128, 32, True)]
+    assert modes == [("half", 128, 32, True, False), ("braille", 64, 16, True, False),
+                     ("braille", 64, 16, False, True), ("half", 128, 32, True, False)]
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from croupier.tui.widgets import Key, Keypad, Oled, keypad_label
 
 HOLD_S = 0.6  # the firmware's long press (firmware/croupier/keys.py HOLD_MS)
 FULL_SIZE = (167, 40)  # columns, rows the full layout needs; below it the compact one is used
+COMPACT_SIZE = (80, 24)  # what the compact one needs
 HOLD_HINT = {False: "h: hold key", True: "HOLD armed"}  # fits the compact side (12)
 
 
@@ -64,6 +65,9 @@ class BoardApp(App):
         self._fit(event.size)
 
     def _fit(self, size):
+        small = size.width < COMPACT_SIZE[0] or size.height < COMPACT_SIZE[1]
+        self.query_one("#where", Static).update(
+            self.where + (" · terminal %dx%d: the box needs %dx%d" % (size.width, size.height, *COMPACT_SIZE) if small else ""))
         compact = size.width < FULL_SIZE[0] or size.height < FULL_SIZE[1]
         if compact == self.compact:
             return
@@ -77,10 +81,6 @@ class BoardApp(App):
         if fb != self._shown:
             self._shown = fb
             self.query_one("#panel", Oled).show(fb)
-
-    def set_where(self, text):
-        self.where = text
-        self.query_one("#where", Static).update(text)
 
     # -- keys -----------------------------------------------------------------------------------
     def on_key(self, event):
