@@ -88,3 +88,19 @@ def test_a_lost_link_is_shown_not_raised(vboard):
             await pilot.press("5")  # keys go nowhere, nothing breaks
 
         run(app, steps)
+
+
+def test_after_the_board_restarts_the_mirror_shows_its_game_again(vboard):
+    with connect(vboard.port) as link:
+        link.call("new", game="lobo77", players=["Ann", "Bob"])
+        link.call("play", card="9")
+        app = MirrorApp(link, vboard.labels, "test board")
+
+        async def steps(pilot):
+            await until(pilot, lambda: total(app) == 9, "the game")
+            app.query_one("#state").update("")
+            vboard.hard_reset()
+            await until(pilot, lambda: "total 9" in str(app.query_one("#state").render()), "the game after the reset")
+            await until(pilot, lambda: shows_the_glass(app, vboard), "the board's screen after the reset")
+
+        run(app, steps)

@@ -85,7 +85,8 @@ class LinkThread(threading.Thread):
                 return
             except DeviceError as exc:
                 if exc.error != "busy":
-                    raise
+                    self.report(LinkProblem(str(exc)))
+                    return
             time.sleep(BUSY_WAIT_S)
         self.report(LinkProblem("the board's key queue stayed full: key %s dropped" % name))
 
@@ -94,6 +95,8 @@ class LinkThread(threading.Thread):
             event = self.link.events.popleft()
             if event.get("ev") == "play":
                 self.report(BoardState(event["state"], event.get("effects", [])))
+            elif event.get("ev") == "boot":  # restarted: back in its game, or in none
+                self.report(BoardState(self.link.call("state")["state"]))
             self._activity()  # a boot or a card: the screen changes
 
     def _activity(self):
