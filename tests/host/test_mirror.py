@@ -4,6 +4,7 @@ import asyncio
 import time
 
 from croupier.link import connect
+from croupier.sim import VirtualBoard
 from croupier.sim.render import pixels
 from croupier.tui.mirror import MirrorApp
 
@@ -90,8 +91,9 @@ def test_a_lost_link_is_shown_not_raised(vboard):
         run(app, steps)
 
 
-def test_after_the_board_restarts_the_mirror_shows_its_game_again(vboard):
-    with connect(vboard.port) as link:
+def test_after_the_board_restarts_the_mirror_shows_its_game_again(tmp_path):
+    # A board as `croupier sim --headless --link PATH` runs it, the mirror on PATH.
+    with VirtualBoard(link=tmp_path / "tty") as vboard, connect(str(tmp_path / "tty")) as link:
         link.call("new", game="lobo77", players=["Ann", "Bob"])
         link.call("play", card="9")
         app = MirrorApp(link, vboard.labels, "test board")
