@@ -1,4 +1,4 @@
-"""Host side of the Croupier serial protocol (PROTOCOL.md, version 1).
+"""Host side of the Croupier serial protocol (docs/protocol.md, version 1).
 
 One frame per line: `@` + JSON + `|` + CRC-32 (8 lowercase hex) + `\\n`. Every wait has a
 deadline. Lines that are not frames (boot banners, REPL output, frames whose CRC fails) are
