@@ -65,8 +65,17 @@ class Store:
 
     def __init__(self, path, readonly=False):
         self.path = Path(path)
+        self.db = None
         if readonly and not self.path.is_file():
             raise ValueError("no database at %s (run `croupier sync` to create it)" % self.path)
+        try:
+            self._open(readonly)
+        except Exception:
+            if self.db is not None:
+                self.db.close()
+            raise
+
+    def _open(self, readonly):
         try:
             if readonly:
                 self.db = sqlite3.connect("file:%s?mode=ro" % quote(str(self.path.resolve())), uri=True, timeout=10)
@@ -74,15 +83,13 @@ class Store:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self.db = sqlite3.connect(str(self.path), timeout=10)
             self._check_schema(creating=not readonly)
-        except sqlite3.DatabaseError as exc:
-            self._close_quietly()
+        except sqlite3.OperationalError as exc:  # locked, unreadable, a journal left to roll back
+            raise ValueError("cannot open the database %s: %s" % (self.path, exc)) from exc
+        except sqlite3.DatabaseError as exc:  # not an SQLite file at all
             raise ValueError("%s is not a Croupier database: %s" % (self.path, exc)) from exc
-        except ValueError:
-            self._close_quietly()
-            raise
 
     def _check_schema(self, creating):
-        """Refuse a file holding other tables than Croupier's; create the tables in an empty one."""
+        """Refuse a file without Croupier's tables (another program's); create them in an empty one."""
         tables = {name: tuple(col[1] for col in self.db.execute('PRAGMA table_info("%s")' % name.replace('"', '""')))
                   for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables and creating:
@@ -91,10 +98,6 @@ class Store:
         if any(tables.get(name) != columns for name, columns in TABLES.items()):
             raise ValueError("%s is not a Croupier database (its tables are %s): nothing was changed"
                              % (self.path, ", ".join(sorted(tables)) or "none"))
-
-    def _close_quietly(self):
-        if getattr(self, "db", None) is not None:
-            self.db.close()
 
     def close(self):
         self.db.close()
