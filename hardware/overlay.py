@@ -1,7 +1,7 @@
 """The printable keypad overlay (hardware/keypad-overlay.svg), true size in millimetres.
 
 Key labels come from pins.json; what each key means comes from the protocol's logical keys
-(PROTOCOL.md "Logical keys"): # is ok, * is undo (held: redo), D is the menu and A/B/C are
+(docs/protocol.md "Logical keys"): # is ok, * is undo (held: redo), D is the menu and A/B/C are
 soft keys whose meaning the screen shows for each game. Print at 100 %, check the 50 mm
 bar, trim along the outline and lay it over the membrane under clear tape.
 """

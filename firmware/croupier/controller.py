@@ -53,7 +53,7 @@ class Controller:
         return self.last_state is not None and not self.last_state["over"]
 
     def state(self):
-        """The game's state (PROTOCOL.md), None without a game. Shared: do not change it."""
+        """The game's state (docs/protocol.md), None without a game. Shared: do not change it."""
         return self.last_state
 
     def new(self, game, players, options=None):

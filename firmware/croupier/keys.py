@@ -13,7 +13,7 @@ DEBOUNCE_MS = const(20)
 HOLD_MS = const(600)
 RING = const(32)  # queued keys; a full ring refuses more (the link answers `busy`)
 
-# Logical key of each printed label (PROTOCOL.md "Logical keys").
+# Logical key of each printed label (docs/protocol.md "Logical keys").
 LOGICAL = {"*": "undo", "#": "ok", "A": "a", "B": "b", "C": "c", "D": "menu"}
 
 _UP = const(0)

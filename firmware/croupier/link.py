@@ -1,4 +1,4 @@
-# The serial protocol of PROTOCOL.md (explained in docs/protocol.md) over sys.stdin/stdout.
+# The serial protocol of docs/protocol.md over sys.stdin/stdout.
 # Lines starting with `@` are requests; anything else on the line (REPL chatter, a person
 # typing) is ignored. Input is read a byte at a time into one preallocated line buffer, so
 # garbage of any length costs no memory. Every reply and event goes out as canonical JSON
@@ -50,7 +50,7 @@ class Base64:
 
 
 class RequestError(Exception):
-    """A request answered with an error: code (PROTOCOL.md) and a human message."""
+    """A request answered with an error: code (docs/protocol.md) and a human message."""
 
     def __init__(self, code, message):
         super().__init__(message)

@@ -5,6 +5,7 @@ Heavy imports (Textual, matplotlib, serial) stay inside run() so `croupier --hel
 """
 import argparse
 import importlib
+import os
 import sys
 
 from croupier import __version__
@@ -38,6 +39,16 @@ def add_port_option(parser):
 def add_db_option(parser):
     """--db for every command that reads or writes the database."""
     parser.add_argument("--db", metavar="FILE", help="SQLite database (default: croupier.sqlite3 in your user data folder)")
+
+
+def game_name(text):
+    """argparse type of a game name: any case, refused with the list of games when unknown."""
+    from croupier.rules import SetupError, game_key
+
+    try:
+        return game_key(text)
+    except SetupError as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from exc
 
 
 def _load(name):
@@ -74,6 +85,20 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone():
+    """Whoever read our output stopped (`croupier export | head`): end quietly, as a Unix
+    tool killed by SIGPIPE would. Standard output goes to /dev/null so that Python's final
+    flush of it does not complain a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout is no file (a test's capture): nothing will flush into a closed pipe
+    return 128 + 13  # SIGPIPE
 
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
-"""Host side of the Croupier serial protocol (PROTOCOL.md, version 1).
+"""Host side of the Croupier serial protocol (docs/protocol.md, version 1).
 
 One frame per line: `@` + JSON + `|` + CRC-32 (8 lowercase hex) + `\\n`. Every wait has a
 deadline. Lines that are not frames (boot banners, REPL output, frames whose CRC fails) are
 kept in `noise` for logs and otherwise ignored; events are kept in `events`.
+
+The board reads a line up to its newline, so bytes left on the line without one (noise, a
+request whose newline was lost) would swallow the next request. The first request, and the
+first after a timeout, therefore begin with a newline that ends any such stray line.
 """
 import binascii
 import contextlib
@@ -91,6 +95,10 @@ class Link:
         self.noise = deque(maxlen=1000)
         self._next_id = 1
         self._buffer = bytearray()
+        self._line_clean = False  # False: end any stray partial line before the next request
+        # 1 after such a newline: the stray line may have been `@`-garbage, which the board
+        # refuses with an id-less bad_frame; that one refusal is not our request's
+        self._stray_refusal = 0
         self.info = None  # the last `hello` answer
 
     # -- raw line I/O -------------------------------------------------------------
@@ -148,6 +156,9 @@ class Link:
         frame = encode_frame(request)
         if len(frame) > MAX_REQUEST:
             raise LinkError("%s: request is %d bytes, the device accepts at most %d" % (cmd, len(frame), MAX_REQUEST))
+        if not self._line_clean:
+            frame = b"\n" + frame
+            self._line_clean, self._stray_refusal = True, 1
         self.write_raw(frame)
         return rid
 
@@ -167,7 +178,10 @@ class Link:
         for attempt in range(retries + 1):
             ids.add(self.send(cmd, **args))
             answer = self._wait_answer(ids, time.monotonic() + timeout, impatient)
-            if answer is None or answer is DAMAGED:
+            if answer is None:
+                self._line_clean = False  # our request may sit on the board as a partial line
+                continue
+            if answer is DAMAGED:
                 continue
             if answer.get("ok") is True:
                 return answer
@@ -184,8 +198,13 @@ class Link:
                 return msg
             rid = msg.get("id")
             if isinstance(rid, int) and rid in ids:
+                self._stray_refusal = 0  # a refusal of the stray line would have come first
                 return msg
             if rid is None and msg.get("ok") is False:
+                if self._stray_refusal:
+                    self._stray_refusal = 0
+                    self.noise.append(b"(refusal of a stray line) " + encode_frame(msg))
+                    continue
                 return msg  # an unparsable request: maybe ours
             # any other id answers an earlier request that timed out: drop it
 

@@ -19,9 +19,8 @@ def _whole_numbers(ax):
 
 def _save(fig, path):
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, format="png")
     _pyplot().close(fig)
     return path
 

@@ -7,6 +7,7 @@ import contextlib
 import json
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from croupier.rules.canon import dumps as canon
 
@@ -49,15 +50,54 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("croupier")) / "croupier.sqlite3"
 
 
+# The tables and columns a Croupier database has, for telling it from another program's file.
+TABLES = {
+    "devices": ("device", "log_epoch", "board", "fw", "last_sync"),
+    "records": ("device", "log_epoch", "seq", "time", "game_id", "kind", "data"),
+    "games": GAME_COLUMNS,
+    "results": ("device", "log_epoch", "game_id") + RESULT_COLUMNS,
+}
+
+
 class Store:
-    def __init__(self, path):
+    """readonly: for the commands that only read. The file must exist and be a Croupier
+    database; it is opened read-only, so nothing (not even a journal file) is written."""
+
+    def __init__(self, path, readonly=False):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = None
+        if readonly and not self.path.is_file():
+            raise ValueError("no database at %s (run `croupier sync` to create it)" % self.path)
         try:
-            self.db = sqlite3.connect(str(self.path), timeout=10)
-            self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
+            self._open(readonly)
+        except Exception:
+            if self.db is not None:
+                self.db.close()
+            raise
+
+    def _open(self, readonly):
+        try:
+            if readonly:
+                self.db = sqlite3.connect("file:%s?mode=ro" % quote(str(self.path.resolve())), uri=True, timeout=10)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(str(self.path), timeout=10)
+            self._check_schema(creating=not readonly)
+        except sqlite3.OperationalError as exc:  # locked, unreadable, a journal left to roll back
+            raise ValueError("cannot open the database %s: %s" % (self.path, exc)) from exc
+        except sqlite3.DatabaseError as exc:  # not an SQLite file at all
             raise ValueError("%s is not a Croupier database: %s" % (self.path, exc)) from exc
+
+    def _check_schema(self, creating):
+        """Refuse a file without Croupier's tables (another program's); create them in an empty one."""
+        tables = {name: tuple(col[1] for col in self.db.execute('PRAGMA table_info("%s")' % name.replace('"', '""')))
+                  for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables and creating:
+            self.db.executescript(SCHEMA)
+            return
+        if any(tables.get(name) != columns for name, columns in TABLES.items()):
+            raise ValueError("%s is not a Croupier database (its tables are %s): nothing was changed"
+                             % (self.path, ", ".join(sorted(tables)) or "none"))
 
     def close(self):
         self.db.close()

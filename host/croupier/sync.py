@@ -125,7 +125,8 @@ def _check_record(rec, after):
 
 
 def pull(link, log_epoch, start, on_page=None):
-    """Records with seq >= start, page by page; pages shrink while answers get lost."""
+    """Records with seq >= start, page by page; pages shrink while answers get lost.
+    on_page(records pulled, records to pull in all) after each page."""
     records, page, after = [], PAGE_MAX, start - 1
     give_up_at = time.monotonic() + STALL_TIMEOUT
     while True:
@@ -145,13 +146,18 @@ def pull(link, log_epoch, start, on_page=None):
         if answer.get("log_epoch") != log_epoch:
             raise LinkError("the board's journal was wiped or replaced during sync; nothing was stored, "
                             "run sync again")
-        for rec in answer.get("records") or []:
+        page_records = answer.get("records") or []
+        for rec in page_records:
             _check_record(rec, after)
             records.append(rec)
             after = rec[0]
+        last_seq = answer.get("last_seq", after)
+        done = not page_records or after >= last_seq
         if on_page:
-            on_page(after, answer.get("last_seq"))
-        if not answer.get("records") or after >= answer.get("last_seq", after):
+            # seqs have no gaps after the first record the board still holds, so what is left
+            # is last_seq - after
+            on_page(len(records), len(records) + (0 if done else last_seq - after))
+        if done:
             return records
 
 

@@ -1,4 +1,4 @@
-"""A board whose flash is full (issue 4, "nothing lost"): it still boots into its game, a
+"""A board whose flash is full loses nothing: it still boots into its game, a
 card is refused with a clear reason over the link and at the keys, the state and the
 journal stay as they were, and once there is space again play goes on."""
 from pathlib import Path

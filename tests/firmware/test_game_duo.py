@@ -1,4 +1,4 @@
-"""Two-player sums through the keypad (issue 8): the 3x3 board on the OLED (owner and stack
+"""Two-player sums through the keypad: the 3x3 board on the OLED (owner and stack
 of each cell), the x2 marker, captures, force / protect, line and stack wins, running out of
 markers, and whole matches ending with the engine's winner."""
 import pytest

@@ -1,4 +1,4 @@
-"""The factor race through the keypad (issue 8): the score pad (penalty cards, the cards held
+"""The factor race through the keypad: the score pad (penalty cards, the cards held
 at STOP, rounds = players, the first player moving left, lowest total wins) and the referee
 screen (card on the table, card played -> LEGAL or the reason)."""
 import pytest

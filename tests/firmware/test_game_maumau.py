@@ -1,4 +1,4 @@
-"""Mau-Mau through the keypad (issue 8): the tracker screen (turn, direction, stacked 7s, the
+"""Mau-Mau through the keypad: the tracker screen (turn, direction, stacked 7s, the
 jack's suit), the score pad (hand points typed or counted card by card, elimination,
 joining and leaving between rounds) and whole games ending with the engine's winners."""
 import pytest

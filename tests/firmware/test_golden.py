@@ -49,7 +49,7 @@ MOMENTS = {
     # what test_game_on_board.py waits for on the virtual board (no roster there)
     "board_lobo_first_card": [BOOTED, LOBO4, ("keys", "9 ok")],
     "board_illegal": [BOOTED, LOBO4, ("keys", "9 ok a a")],
-    # issue 8: Mau-Mau tracker and score pad, the factor race's pad and referee, duo's board
+    # the other three games: Mau-Mau tracker and score pad, the factor race's pad and referee, duo's board
     "maumau_tracker": [ROSTER, BOOTED, MAU3, ("keys", "7 ok 7 ok b a 3")],
     "maumau_suit": [ROSTER, BOOTED, MAU3, ("keys", "a")],
     "maumau_count": [ROSTER, BOOTED, MAU3, ("keys", "c c a 2 ok a c 1 0 ok")],

@@ -1,4 +1,4 @@
-"""The protocol of PROTOCOL.md against the firmware on the virtual board, frame by frame."""
+"""The protocol of docs/protocol.md against the firmware on the virtual board, frame by frame."""
 import base64
 import time
 

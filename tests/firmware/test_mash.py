@@ -43,7 +43,7 @@ def mash_script(seed, count):
 
 def check_rules(snap):
     """The device state equals the rules engine's replay of the device's inputs, and the
-    invariants of RULES.md hold in it."""
+    invariants of docs/rules.md hold in it."""
     state, setup = snap["state"], snap["setup"]
     if state is None:
         return

@@ -1,5 +1,5 @@
 """The play screen: card entry, preview, soft keys, refusals, undo/redo, announcements,
-history, and inputs arriving over the link (issue 4)."""
+history, and inputs arriving over the link."""
 from ui_run import BOOTED, by_name, lit, play_booted as play, run_ui
 
 LOBO3 = ("keys", "1 3 ok ok ok")  # Lobo 77, P1 P2 P3, 3 tokens, P1 deals, P2 opens

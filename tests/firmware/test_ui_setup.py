@@ -1,4 +1,4 @@
-"""Power-on and game setup with the keypad alone (issue 4, "At the table")."""
+"""Power-on and game setup with the keypad alone (docs/at-the-table.md, "Starting a game")."""
 from ui_run import BOOTED, by_name, run_ui
 
 

@@ -104,5 +104,5 @@ def test_a_firmware_that_does_not_charge_doublets_fails_naming_the_rule(tmp_path
     assert "result:      FAIL" in output
     assert "last bytes received from the board" in output, "a failure quotes what the board sent last"
     failures = [line for line in output.splitlines() if line.startswith("  failed:")]
-    assert failures and any("doublet" in line and "RULES 1.3" in line for line in failures), \
+    assert failures and any("doublet" in line and "rules.md 1.3" in line for line in failures), \
         "the summary must point at the doublet rule:\n" + output[-4000:]

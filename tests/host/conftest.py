@@ -1,6 +1,14 @@
 """Fixtures for the host tests (record builders live in journal_records.py)."""
 import pytest
 
+from journal_records import fill_database
+
+
+@pytest.fixture
+def db(tmp_path):
+    """A database holding a finished Lobo 77, a finished BASTA and an unfinished Lobo 77 game."""
+    return fill_database(tmp_path / "games.sqlite3")
+
 
 @pytest.fixture
 def store(tmp_path):

@@ -2,6 +2,8 @@
 from croupier.rules import new_game
 
 T0 = 1_700_000_000
+LOBO = ["Ana", "Ben", "Cleo", "Dev"]
+BASTA = ["Ana", "Ben", "Cleo"]
 
 
 def journal(game, players, inputs, options=None, first_seq=1, with_end=True):
@@ -33,3 +35,23 @@ def device_records(link):
 
     return pull(link, link.hello()["log_epoch"], 0)
 
+
+def fill_database(path, games=1):
+    """Write `games` times a finished Lobo 77 and a finished BASTA game, then an unfinished
+    Lobo 77 game, into a new database at path; -> str(path)."""
+    from croupier.commands.demo import script_game
+    from croupier.store import Store
+    from croupier.sync import replay
+
+    plays = [("lobo77", LOBO, script_game("lobo77", LOBO, seed=1)),
+             ("basta", BASTA, script_game("basta", BASTA, seed=1))] * games + [("lobo77", BASTA, ["9", "2"])]
+    seq = 1
+    with Store(path) as store, store.transaction():
+        for game, players, cards in plays:
+            records = journal(game, players, cards, first_seq=seq)
+            seq += len(records)
+            store.add_records("dev1", "e1", records)
+            rebuilt, results = replay(records)
+            rebuilt.update(device="dev1", log_epoch="e1")
+            store.save_game(rebuilt, results)
+    return str(path)

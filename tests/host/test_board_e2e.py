@@ -2,17 +2,16 @@
 import shutil
 import time
 
-from journal_records import device_records
+from journal_records import BASTA, LOBO, device_records
 from croupier.build import build_firmware, read_manifest
 from croupier.cli import main
 from croupier.commands.demo import play_through_link, script_game
+from croupier.commands.screenshot import settled_screen
 from croupier.deploy import Mpremote, deploy
 from croupier.link import connect
 from croupier.paths import firmware_dir
 from croupier.store import Store
 
-LOBO = ["Ana", "Ben", "Cleo", "Dev"]
-BASTA = ["Ana", "Ben", "Cleo"]
 # Runs on the board: where the journal lives, for the tests that wipe or tamper with it.
 JOURNAL = "import boards\nJ = boards.load().JOURNAL_DIR\n"
 
@@ -162,3 +161,30 @@ def test_flash_micropython_refuses_to_erase_unsynced_games(vboard, tmp_path, cap
     assert "no MicroPython image at" in capsys.readouterr().err
     with connect(vboard.port) as link:  # refused before anything touched the board
         assert link.call("state")["state"]["total"] == 11
+
+
+def players_of_a_game_set_up_by_keys(link):
+    """Set up the default Lobo 77 on the keypad (no names typed): the seats' names."""
+    settled_screen(link)  # past the splash: the game menu takes keys
+    for key in "1 ok ok ok ok".split():
+        link.call("key", key=key)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        state = link.call("state")["state"]
+        if state is not None:
+            return [p["name"] for p in state["players"]]
+        time.sleep(0.1)
+    raise AssertionError("no game was set up by the keys")
+
+
+def test_roster_refuses_names_equal_but_for_case_and_can_be_cleared(vboard, capsys):
+    assert main(["roster", "--port", vboard.port, "Ana", "Ben", "ana"]) == 1
+    assert "'Ana' and 'ana' are the same name" in capsys.readouterr().err
+    for wrong in ([], ["--clear", "Ana"]):
+        assert main(["roster", "--port", vboard.port] + wrong) == 1
+        assert "give the names to offer, or --clear" in capsys.readouterr().err
+    assert main(["roster", "--port", vboard.port, "Ana", "Ben", "Cleo"]) == 0
+    assert main(["roster", "--port", vboard.port, "--clear"]) == 0
+    assert "roster on the board: (empty)" in capsys.readouterr().out
+    with connect(vboard.port) as link:
+        assert players_of_a_game_set_up_by_keys(link) == ["P1", "P2", "P3", "P4"]

@@ -6,30 +6,9 @@ import json
 import pytest
 from PIL import Image
 
-from journal_records import journal
+from journal_records import BASTA, LOBO, fill_database
 from croupier.cli import main
-from croupier.commands.demo import script_game
 from croupier.store import Store
-from croupier.sync import replay
-
-LOBO = ["Ana", "Ben", "Cleo", "Dev"]
-BASTA = ["Ana", "Ben", "Cleo"]
-
-
-@pytest.fixture
-def db(tmp_path):
-    """A database holding a finished Lobo 77, a finished BASTA and an unfinished Lobo 77 game."""
-    path = tmp_path / "games.sqlite3"
-    lobo = journal("lobo77", LOBO, script_game("lobo77", LOBO, seed=1))
-    basta = journal("basta", BASTA, script_game("basta", BASTA, seed=1), first_seq=len(lobo) + 1)
-    running = journal("lobo77", BASTA, ["9", "2"], first_seq=len(lobo) + len(basta) + 1)
-    with Store(path) as store, store.transaction():
-        for records in (lobo, basta, running):
-            store.add_records("dev1", "e1", records)
-            game, results = replay(records)
-            game.update(device="dev1", log_epoch="e1")
-            store.save_game(game, results)
-    return str(path)
 
 
 def winners(db, kind):
@@ -87,17 +66,22 @@ def test_plots_are_png_files(db, tmp_path, capsys):
 
 
 def test_an_empty_database_says_so(tmp_path, capsys):
-    empty = str(tmp_path / "empty.sqlite3")
+    empty = tmp_path / "empty.sqlite3"
+    Store(empty).close()  # what a first sync of an empty board leaves
     for command in (["games"], ["standings"], ["stats"]):
-        assert main(command + ["--db", empty]) == 0
+        assert main(command + ["--db", str(empty)]) == 0
         assert "no " in capsys.readouterr().out
-    assert main(["plot", "standings", "--db", empty, "--out", str(tmp_path / "x.png")]) == 1
+    assert main(["plot", "standings", "--db", str(empty), "--out", str(tmp_path / "x.png")]) == 1
     assert "no finished games yet" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
 
 
 def test_the_default_database_lives_in_the_user_data_folder(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    default = tmp_path / "croupier" / "croupier.sqlite3"
+    assert main(["games"]) == 1  # nothing synced yet: said, and nothing created
+    assert "no database at %s (run `croupier sync`" % default in capsys.readouterr().err
+    assert not (tmp_path / "croupier").exists()
+    fill_database(default)
     assert main(["games"]) == 0
-    assert str(tmp_path / "croupier" / "croupier.sqlite3") in capsys.readouterr().out
-    assert (tmp_path / "croupier" / "croupier.sqlite3").is_file()
+    assert "lobo77" in capsys.readouterr().out

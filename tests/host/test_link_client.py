@@ -67,7 +67,7 @@ def test_answer_is_found_among_noise_events_stale_answers_and_damaged_frames(wir
            + frame(b'{"id":99,"ok":true}')
            + frame(b'{"id":1,"ok":true,"state":{"total":5}}'))
     assert link.call("state")["state"] == {"total": 5}
-    assert host_bytes().startswith(b'@{"cmd":"state","id":1}|')
+    assert host_bytes().startswith(b'\n@{"cmd":"state","id":1}|')
     assert [ev["ev"] for ev in link.events] == ["boot"]
     assert b"rst:0x1 (POWERON_RESET)\r" in link.noise
     assert b'@{"id":1,"ok":true,"state":null}|deadbeef' in link.noise
@@ -83,10 +83,38 @@ def test_a_refusal_raises_with_the_devices_code_and_words(wire):
 
 def test_a_garbled_idempotent_request_is_sent_again(wire):
     link, device, host_bytes, _ = wire
+    device(frame(b'{"id":1,"ok":true}'))
+    link.call("ack", upto=1)  # the line is clean from now on
     device(frame(b'{"error":"bad_frame","id":null,"message":"bad CRC","ok":false}')
-           + frame(b'{"id":2,"log_epoch":"e","ok":true}'))
+           + frame(b'{"id":3,"log_epoch":"e","ok":true}'))
     assert link.call("hello")["log_epoch"] == "e"
     assert host_bytes().count(b'"cmd":"hello"') == 2
+
+
+def test_the_first_request_and_the_first_after_a_timeout_end_any_stray_line(wire):
+    link, device, host_bytes, _ = wire
+    device(frame(b'{"id":1,"ok":true}'))
+    link.call("ack", upto=1)
+    device(frame(b'{"id":2,"ok":true}'))
+    link.call("ack", upto=2)
+    with pytest.raises(LinkTimeout):
+        link.call("play", card="9", timeout=0.2)
+    device(frame(b'{"id":4,"ok":true}'))
+    link.call("ack", upto=4)
+    assert host_bytes() == (b"\n" + encode_frame({"id": 1, "cmd": "ack", "upto": 1})
+                            + encode_frame({"id": 2, "cmd": "ack", "upto": 2})
+                            + encode_frame({"id": 3, "cmd": "play", "card": "9"})
+                            + b"\n" + encode_frame({"id": 4, "cmd": "ack", "upto": 4}))
+
+
+def test_the_refusal_of_a_stray_line_is_not_taken_for_the_requests(wire):
+    # The newline before the first request ends a stray `@...` line, which the board
+    # refuses (id null) before it answers the request: a play must not be taken as refused.
+    link, device, _, _ = wire
+    device(frame(b'{"error":"bad_frame","id":null,"message":"not valid JSON","ok":false}')
+           + frame(b'{"id":1,"ok":true,"state":{"total":9}}'))
+    assert link.call("play", card="9")["state"] == {"total": 9}
+    assert any(b"stray line" in line for line in link.noise)
 
 
 def test_silence_ends_at_the_deadline_with_a_clear_error(wire):
@@ -111,7 +139,7 @@ def test_transcript_sees_raw_bytes_both_ways(wire):
     device(b"noise\n" + frame(b'{"id":1,"ok":true}'))
     link.call("ack", upto=3)
     assert b"".join(b for d, b in sent if d == "rx") == b"noise\n" + frame(b'{"id":1,"ok":true}')
-    assert b"".join(b for d, b in sent if d == "tx") == encode_frame({"id": 1, "cmd": "ack", "upto": 3})
+    assert b"".join(b for d, b in sent if d == "tx") == b"\n" + encode_frame({"id": 1, "cmd": "ack", "upto": 3})
 
 
 def test_an_oversized_request_is_refused_before_sending(wire):

@@ -1,4 +1,4 @@
-"""Issue 8 end to end: a whole Mau-Mau, factor race and two-player sums game played on the
+"""Mau-Mau, the factor race and two-player sums end to end: a whole game of each played on the
 virtual board, synced (every game replayed by the host's rules), then seen in games,
 standings and both exports."""
 import csv

@@ -10,7 +10,7 @@ PLAYERS3 = ["Ann", "Bob", "Cy"]
 
 
 def test_worked_example_doublet_is_counted_for_the_player_who_made_it():
-    # RULES.md: B 10, C 9, A 3 -> 22, a doublet: A loses a token.
+    # docs/rules.md: B 10, C 9, A 3 -> 22, a doublet: A loses a token.
     game, results = replay(journal("lobo77", PLAYERS3, ["10", "9", "3"]))
     assert game["status"] == "playing"
     assert game["final_state"]["total"] == 22
@@ -88,7 +88,7 @@ def test_an_abandoned_game_is_kept_as_abandoned():
 
 
 def test_a_maumau_player_who_joined_between_rounds_has_results_too():
-    # RULES.md §3.4: a player joining between rounds starts with the worst active score.
+    # docs/rules.md 3.4: a player joining between rounds starts with the worst active score.
     game, results = replay(journal("maumau", ["Ann", "Bob"], ["out:0", "hand:1:10", "join:Cy"]))
     assert [r["name"] for r in results] == ["Ann", "Bob", "Cy"]
     assert game["final_state"]["players"][2]["score"] == -10

@@ -1,4 +1,4 @@
-# RULES.md "Worked examples", BASTA: 3 players A B C (seats 0 1 2); A starts.
+# docs/rules.md, the worked examples, BASTA: 3 players A B C (seats 0 1 2); A starts.
 from check import game, play, illegal, fx, penalties, fields
 
 

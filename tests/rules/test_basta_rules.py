@@ -1,4 +1,4 @@
-# RULES.md section 2, BASTA ("50"): one test (or a few) per numbered rule and per card.
+# docs/rules.md section 2, BASTA ("50"): one test (or a few) per numbered rule and per card.
 # Runs on CPython (pytest) and on MicroPython (tests/rules_host/mp_runner.py).
 # With 3 players A B C (seats 0 1 2) seat 0 starts, so play goes A, B, C, A, ...
 from croupier.rules import SetupError

@@ -1,4 +1,4 @@
-# RULES.md section 5, two-player sums: one test or a few per rule line. Runs on CPython
+# docs/rules.md section 5, two-player sums: one test or a few per rule line. Runs on CPython
 # (pytest) and on MicroPython. A (seat 0) opens round 1; B is seat 1.
 from croupier.rules import SetupError
 from check import game, play, illegal, fx, raises

@@ -1,4 +1,4 @@
-# RULES.md section 4, the factor race: the referee (judge) and the score pad, one test or a
+# docs/rules.md section 4, the factor race: the referee (judge) and the score pad, one test or a
 # few per rule line. Runs on CPython (pytest) and on MicroPython.
 from croupier.rules import SetupError, Illegal
 from croupier.rules.factors import judge, read_card, VALUES

@@ -1,4 +1,4 @@
-# RULES.md "Worked examples", Lobo 77: 3 players A B C (seats 0 1 2), 3 tokens; A deals, B starts.
+# docs/rules.md, the worked examples, Lobo 77: 3 players A B C (seats 0 1 2), 3 tokens; A deals, B starts.
 from check import game, play, fx, tokens, seats_out, illegal, fields
 
 

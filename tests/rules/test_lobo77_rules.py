@@ -1,4 +1,4 @@
-# RULES.md section 1, Lobo 77: one test (or a few) per numbered rule and per card of the table.
+# docs/rules.md section 1, Lobo 77: one test (or a few) per numbered rule and per card of the table.
 # Runs on CPython (pytest) and on MicroPython (tests/rules_host/mp_runner.py).
 # With 3 players A B C (seats 0 1 2) seat 0 deals, so B opens and play goes B, C, A, B, ...
 from croupier.rules import new_game, SetupError, Illegal

@@ -1,4 +1,4 @@
-# RULES.md section 3, Mau-Mau: the tracker (one test per action card) and the score pad
+# docs/rules.md section 3, Mau-Mau: the tracker (one test per action card) and the score pad
 # (one test or a few per numbered rule). Runs on CPython (pytest) and on MicroPython.
 # With 3 players A B C (seats 0 1 2) seat 0 starts round 1, clockwise.
 from croupier.rules import SetupError

@@ -1,6 +1,6 @@
 # The machinery every game shares (croupier.rules.engine): registry, setup checks,
 # play / peek / undo / redo, and "a refused input changes nothing".
-from croupier.rules import new_game, GAMES, Illegal, SetupError
+from croupier.rules import new_game, game_key, GAMES, Illegal, SetupError
 from croupier.rules.canon import dumps
 from check import game, play, illegal, snapshot, raises, retraces, NAMES
 
@@ -18,9 +18,16 @@ def test_illegal_and_setup_error_are_value_errors_with_a_reason():
     assert isinstance(exc, Illegal) and exc.reason == "nothing to undo"
 
 
-def test_new_game_rejects_bad_game_names():
-    for name in ("chess", "", None, 7, "LOBO77"):
-        assert "unknown game" in raises(SetupError, new_game, name, ["A", "B"]).reason
+def test_new_game_rejects_bad_game_names_listing_the_games():
+    for name in ("chess", "", None, 7, "lobo 77"):
+        reason = raises(SetupError, new_game, name, ["A", "B"]).reason
+        assert "unknown game" in reason and "basta, duo, factors, lobo77, maumau" in reason
+
+
+def test_game_names_are_case_insensitive():
+    for name in ("LOBO77", "Basta", "MauMau"):
+        assert new_game(name, ["A", "B"]).setup()["game"] == name.lower()
+    assert game_key("DUO") == "duo"
 
 
 def test_new_game_rejects_bad_players():

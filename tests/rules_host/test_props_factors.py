@@ -1,5 +1,5 @@
 # Factor race properties (CPython, hypothesis): the referee agrees with the rule read off
-# RULES.md section 4 on every pair of cards, and random score-pad entries keep the totals.
+# docs/rules.md section 4 on every pair of cards, and random score-pad entries keep the totals.
 from hypothesis import given, settings, strategies as st
 
 from croupier.rules.factors import judge, VALUES

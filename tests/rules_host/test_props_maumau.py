@@ -1,5 +1,5 @@
 # Mau-Mau properties (CPython, hypothesis): random tracking, scoring, joining and leaving never
-# break RULES.md section 3, and undo/redo retraces every step.
+# break docs/rules.md section 3, and undo/redo retraces every step.
 from hypothesis import given, settings, strategies as st
 
 from randplay import NAMES
@@ -7,7 +7,7 @@ from props_more import CHOICES, active, effect_kinds, play_out, undo_redo_retrac
     winners_or_turn
 
 KINDS = {"mau", "maumau", "round_end", "eliminated", "game_end", "joined", "left"}
-FACES = {"default": {"J": 20, "Q": 10, "K": 10, "A": 11},  # RULES.md 3.2
+FACES = {"default": {"J": 20, "Q": 10, "K": 10, "A": 11},  # docs/rules.md 3.2
          "skat": {"J": 2, "Q": 3, "K": 4, "A": 11}}
 
 SETUPS = st.tuples(
@@ -26,7 +26,7 @@ def next_seat(state, seat, step):
 
 
 def entered_points(card, options):
-    """The points a "hand:S:..." input enters (RULES.md 3.2 card points)."""
+    """The points a "hand:S:..." input enters (docs/rules.md 3.2 card points)."""
     text = card.split(":", 2)[2]
     if text.isdigit():
         return int(text)
@@ -72,7 +72,7 @@ class MauMauReferee:
             assert len(active(after)) >= 2
 
     def tracked(self, before, after, card):
-        """A card or draw by the seat on turn (RULES.md 3, the tracker)."""
+        """A card or draw by the seat on turn (docs/rules.md 3, the tracker)."""
         seat, way = before["turn"], before["dir"]
         hands = [p["hand"] for p in before["players"]]
         hands[seat] += (before["draw"] or 1) if card == "draw" else -1

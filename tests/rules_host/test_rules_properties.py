@@ -1,5 +1,5 @@
 # Property tests (CPython, hypothesis): random legal and illegal play from random setups never
-# breaks the invariants of RULES.md, and undo/redo always lands on the exact earlier state.
+# breaks the invariants of docs/rules.md, and undo/redo always lands on the exact earlier state.
 import json
 
 from hypothesis import given, settings, strategies as st
@@ -26,7 +26,7 @@ def setups(draw):
 
 
 def next_total(game, total, card):
-    """The total after card (RULES.md card tables)."""
+    """The total after card (docs/rules.md card tables)."""
     if card == "basta":
         return 50
     if card == "-5" and game == "basta":

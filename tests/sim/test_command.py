@@ -71,3 +71,39 @@ def test_an_interpreter_that_cannot_run_is_named(tmp_path, kind):
     expected = "no MicroPython unix port at" if kind == "missing" else "cannot run the MicroPython unix port at"
     assert "%s %s" % (expected, interpreter) in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_second_sim_leaves_a_running_sims_link_alone(tmp_path):
+    link = tmp_path / "tty"
+    image = tmp_path / "flash.img"
+    flash.create(image)
+    first = subprocess.Popen([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(link),
+                              "--flash", str(image), "--heap", "96k"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert "virtual board running" in first.stdout.readline()
+        port = os.readlink(link)
+        second = subprocess.run([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(link),
+                                 "--heap", "96k"], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1
+        assert "%s links to %s, a port still open" % (link, port) in second.stderr
+        assert os.readlink(link) == port  # neither taken over nor removed on the way out
+        assert mpremote(link, "exec", "print(6 * 7)").strip() == "42"  # still the first board's
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(15) == 0
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait(5)
+    assert not link.is_symlink()
+
+
+def test_a_board_removes_only_its_own_link(make_board, tmp_path):
+    link = tmp_path / "tty"
+    link.symlink_to("/dev/no-such-pty")  # left by a board that died: taken over
+    board = make_board(link=link)
+    assert os.readlink(link) == board.port
+    link.unlink()
+    link.symlink_to(tmp_path)  # another program's link put there meanwhile
+    board.close()
+    assert os.readlink(link) == str(tmp_path)

@@ -5,10 +5,18 @@
 from .engine import GAMES, Illegal, SetupError
 
 
+def game_key(name):
+    """The key of GAMES for a game name in any case ("Lobo77" -> "lobo77"); SetupError
+    naming the games when there is no such game."""
+    key = name.lower() if isinstance(name, str) else None
+    if key not in GAMES:
+        raise SetupError("unknown game %s; games: %s" % (name, ", ".join(sorted(GAMES))))
+    return key
+
+
 def new_game(game, players, options=None):
-    """A fresh engine for game (a key of GAMES); SetupError(reason) when it cannot start."""
-    if not isinstance(game, str) or game not in GAMES:
-        raise SetupError("unknown game %s; games: %s" % (game, ", ".join(sorted(GAMES))))
+    """A fresh engine for game (a game_key name); SetupError(reason) when it cannot start."""
+    game = game_key(game)
     try:
         engine = engine_class(game)
     except ImportError as exc:

@@ -1,4 +1,4 @@
-# BASTA, "50" (RULES.md section 2): whoever pushes the total over 50 takes a penalty token.
+# BASTA, "50" (docs/rules.md section 2): whoever pushes the total over 50 takes a penalty token.
 from .engine import Engine, Illegal, Number, effect
 from .cards import number, seat_argument
 

@@ -1,4 +1,4 @@
-# Reading card notation (RULES.md "enter as") that several games share: whole numbers and
+# Reading card notation (docs/cards.md) that several games share: whole numbers and
 # seat arguments like the S of "dbl:S".
 from .engine import Illegal
 

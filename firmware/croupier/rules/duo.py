@@ -1,4 +1,4 @@
-# Two-player sums (RULES.md section 5): cards 0-5 form a sequence; each card played puts a
+# Two-player sums (docs/rules.md section 5): cards 0-5 form a sequence; each card played puts a
 # marker on the 3x3 board cell = sum of the last two cards, capturing the opponent's markers
 # there. Three own cells in a line or three own markers on one cell win the round.
 from .engine import Engine, Illegal, Number, SetupError, effect

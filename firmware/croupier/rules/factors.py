@@ -1,4 +1,4 @@
-# Factor race (RULES.md section 4): a real-time game the device cannot follow card by card,
+# Factor race (docs/rules.md section 4): a real-time game the device cannot follow card by card,
 # so it is the referee (judge) and the score pad (penalty cards during a round, hand sizes
 # at STOP; as many rounds as players, the first player moving one seat left each round).
 from .engine import Engine, Illegal, effect

@@ -1,4 +1,4 @@
-# Lobo 77 (RULES.md section 1): count up, avoid doublets and 77, pay tokens, swim, get out.
+# Lobo 77 (docs/rules.md section 1): count up, avoid doublets and 77, pay tokens, swim, get out.
 from .engine import Engine, Illegal, Flag, Number, effect
 from .cards import number
 

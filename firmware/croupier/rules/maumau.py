@@ -1,4 +1,4 @@
-# Mau-Mau (RULES.md section 3): an optional card tracker (turn, direction, skips, the draw-2
+# Mau-Mau (docs/rules.md section 3): an optional card tracker (turn, direction, skips, the draw-2
 # stack, the wished suit, the ace's extra card) and the score pad (negative hand points,
 # elimination at the limit, joining and leaving between rounds; the last player in wins).
 from .engine import Engine, Illegal, Flag, Number, Choice, SetupError, check_players, effect
@@ -8,7 +8,7 @@ HAND = 7  # cards dealt to each player
 SUITS = ("h", "d", "s", "c")
 NUMBERS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 PLAIN = ("2", "3", "4", "5", "6", "10", "Q", "K")  # ranks without an action
-# Points of a card left in hand, per preset (RULES.md 3.2); 2-10 count their face value.
+# Points of a card left in hand, per preset (docs/rules.md 3.2); 2-10 count their face value.
 POINTS = {
     "default": {"J": 20, "Q": 10, "K": 10, "A": 11},
     "skat": {"J": 2, "Q": 3, "K": 4, "A": 11},

@@ -3,6 +3,7 @@ import functools
 import sqlite3
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 
 from croupier.link import LinkError
 
@@ -14,6 +15,8 @@ def reports_errors(run):
     def wrapper(args):
         try:
             return run(args)
+        except BrokenPipeError:
+            raise  # the reader of the output left: croupier.cli ends quietly
         except (LinkError, ValueError, OSError, sqlite3.Error) as exc:
             print("croupier %s: %s" % (args.command, exc), file=sys.stderr)
             return 1
@@ -21,10 +24,28 @@ def reports_errors(run):
     return wrapper
 
 
-def open_store(args):
+def open_store(args, readonly=False):
+    """The database of `--db` (default: the user's). readonly: for the commands that only
+    read, which must not create the file nor change it."""
     from croupier.store import Store, default_path
 
-    return Store(args.db or default_path())
+    return Store(args.db or default_path(), readonly=readonly)
+
+
+def output_path(name, suffix=None):
+    """The file an `--out` option names, as it will be written: `suffix` (".png") added when
+    the name has none, and required when it has one. Its folder must exist: a typo must not
+    leave new folders behind."""
+    path = Path(name)
+    if path.is_dir():
+        raise ValueError("%s is a folder: give a file name" % path)
+    if suffix and not path.suffix:
+        path = path.with_name(path.name + suffix)
+    if suffix and path.suffix.lower() != suffix:
+        raise ValueError("%s: this writes a %s file: give it a %s name" % (path, suffix[1:].upper(), suffix))
+    if not path.parent.is_dir():
+        raise ValueError("no folder %s to write %s in (create it first)" % (path.parent, path.name))
+    return path
 
 
 @contextmanager

@@ -90,10 +90,11 @@ def _fresh_folder(folder):
 @reports_errors
 def run(args):
     from croupier import plots
-    from croupier.commands.screenshot import save_screen, settled_screen
+    from croupier.commands.screenshot import settled_screen
     from croupier.commands.standings import print_standings
     from croupier.commands.sync import sync_with_progress
     from croupier.link import connect
+    from croupier.sim.render import save_png
     from croupier.stats import finished
     from croupier.store import Store
 
@@ -110,7 +111,8 @@ def run(args):
             play_through_link(link, "basta", BASTA_PLAYERS, script_game("basta", BASTA_PLAYERS, seed=SEED))
             report = sync_with_progress(link, store)
             link.call("key", key="ok")  # as a player would: close the announcements, see the result
-            screen = save_screen(settled_screen(link), folder / "final-screen.png")
+            screen = folder / "final-screen.png"
+            save_png(settled_screen(link), screen)
         for line in report.lines():
             print(line)
         games = store.games()

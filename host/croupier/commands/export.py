@@ -4,7 +4,7 @@ import json
 import sys
 
 from croupier.cli import add_db_option
-from croupier.commands.common import open_store, reports_errors
+from croupier.commands.common import open_store, output_path, reports_errors
 from croupier.store import game_ref
 
 HELP = "export games as CSV (a row per player per game) or JSON (games with results and journal records)"
@@ -37,17 +37,18 @@ def write_json(games, store, out):
 
 @reports_errors
 def run(args):
-    with open_store(args) as store:
+    path = output_path(args.out) if args.out else None
+    with open_store(args, readonly=True) as store:
         games = store.games()
-        out = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
+        out = open(path, "w", newline="", encoding="utf-8") if path else sys.stdout
         try:
             if args.format == "csv":
                 write_csv(games, out)
             else:
                 write_json(games, store, out)
         finally:
-            if args.out:
+            if path:
                 out.close()
-    if args.out:
-        print("%d game(s) written to %s" % (len(games), args.out), file=sys.stderr)
+    if path:
+        print("%d game(s) written to %s" % (len(games), path), file=sys.stderr)
     return 0

@@ -19,7 +19,7 @@ def when(epoch):
 
 @reports_errors
 def run(args):
-    with open_store(args) as store:
+    with open_store(args, readonly=True) as store:
         games = store.games()
     rows = []
     for number, g in enumerate(games, 1):

@@ -1,15 +1,18 @@
 """`croupier plot`: PNG charts of the standings or of one game."""
 from croupier.cli import add_db_option
-from croupier.commands.common import open_store, reports_errors
+from croupier.commands.common import open_store, output_path, reports_errors
 
 HELP = "draw PNG charts: `plot standings` or `plot game N` (N from `croupier games`)"
+DEFAULT_OUT = "croupier-%s.png"  # per chart
 
 
 def add_arguments(parser):
     add_db_option(parser)
     parser.add_argument("chart", choices=("standings", "game"))
     parser.add_argument("game", nargs="?", help="for `game`: its number or id in `croupier games` (default: the latest)")
-    parser.add_argument("--out", metavar="FILE.png", help="where to write the chart (default: croupier-CHART.png)")
+    parser.add_argument("--out", metavar="FILE.png",
+                        help="where to write the chart (default: %s, %s)"
+                             % (DEFAULT_OUT % "standings", DEFAULT_OUT % "game"))
 
 
 @reports_errors
@@ -17,14 +20,17 @@ def run(args):
     from croupier import plots
     from croupier.stats import finished, standings
 
-    with open_store(args) as store:
+    if args.chart == "standings" and args.game is not None:
+        raise ValueError("`plot standings` takes no game (%r): the standings cover every finished game" % args.game)
+    path = output_path(args.out or DEFAULT_OUT % args.chart, ".png")
+    with open_store(args, readonly=True) as store:
         if args.chart == "standings":
-            path = plots.standings_chart(standings(finished(store.games())), args.out or "croupier-standings.png")
+            plots.standings_chart(standings(finished(store.games())), path)
         else:
             games = store.games()
             if not games:
                 raise ValueError("no games in %s yet (run `croupier sync`)" % store.path)
             game = store.find_game(args.game, games) if args.game else games[-1]
-            path = plots.game_chart(game, args.out or "croupier-game.png")
+            plots.game_chart(game, path)
     print("chart written to %s" % path)
     return 0

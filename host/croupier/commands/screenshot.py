@@ -1,17 +1,17 @@
 """`croupier screenshot`: a PNG of what the board's OLED shows, read over the protocol."""
 import base64
 import time
-from pathlib import Path
 
 from croupier.cli import add_port_option
-from croupier.commands.common import reports_errors
+from croupier.commands.common import output_path, reports_errors
 
 HELP = "save a PNG of the board's display (read with the protocol's `screen` command)"
 
 
 def add_arguments(parser):
     add_port_option(parser)
-    parser.add_argument("--out", metavar="FILE.png", default="croupier-screen.png")
+    parser.add_argument("--out", metavar="FILE.png", default="croupier-screen.png",
+                        help="where to write the picture (default: %(default)s)")
     parser.add_argument("--scale", type=int, default=4, help="pixels per OLED pixel (default 4)")
 
 
@@ -43,23 +43,15 @@ def settled_screen(link, quiet=2.0, within=10.0):
     return fb
 
 
-def save_screen(fb, path, scale=4):
-    """Write a display buffer as a PNG of the OLED; returns the path."""
-    from croupier.sim.render import save_png
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save_png(fb, path, scale)
-    return path
-
-
 @reports_errors
 def run(args):
     from croupier.link import connect
+    from croupier.sim.render import save_png
 
     if args.scale < 1 or args.scale > 16:
         raise ValueError("--scale must be from 1 to 16")
+    path = output_path(args.out, ".png")
     with connect(args.port) as link:
-        path = save_screen(read_screen(link), args.out, args.scale)
+        save_png(read_screen(link), path, args.scale)
     print("screen saved to %s" % path)
     return 0

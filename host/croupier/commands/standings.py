@@ -1,5 +1,5 @@
 """`croupier standings`: per player results over finished games, and head-to-head."""
-from croupier.cli import add_db_option
+from croupier.cli import add_db_option, game_name
 from croupier.commands.common import open_store, print_table, reports_errors
 
 HELP = "standings per player (games, wins, win rate, tokens, doublets, busts) and head-to-head"
@@ -7,7 +7,7 @@ HELP = "standings per player (games, wins, win rate, tokens, doublets, busts) an
 
 def add_arguments(parser):
     add_db_option(parser)
-    parser.add_argument("--game", help="only this game type (lobo77, basta, ...)")
+    parser.add_argument("--game", type=game_name, help="only this game type (lobo77, basta, maumau, factors, duo)")
 
 
 def print_standings(games):
@@ -30,7 +30,7 @@ def print_standings(games):
 def run(args):
     from croupier.stats import finished
 
-    with open_store(args) as store:
+    with open_store(args, readonly=True) as store:
         games = finished(store.games(), args.game)
     if not games:
         print("no finished games in %s yet (run `croupier sync`)" % store.path)

@@ -13,7 +13,7 @@ def add_arguments(parser):
 def run(args):
     from croupier.stats import by_game_type
 
-    with open_store(args) as store:
+    with open_store(args, readonly=True) as store:
         rows = by_game_type(store.games())
     if not rows:
         print("no games in %s yet (run `croupier sync`)" % store.path)

@@ -15,14 +15,15 @@ def sync_with_progress(link, store):
     from croupier.sync import sync
 
     with progress_bar("syncing records") as update:
-        return sync(link, store, on_page=lambda seq, last: update(seq, last))
+        return sync(link, store, on_page=update)
 
 
 @reports_errors
 def run(args):
     from croupier.link import connect
 
-    with open_store(args) as store, connect(args.port) as link:
+    # The board first: a port that does not answer leaves no new database behind.
+    with connect(args.port) as link, open_store(args) as store:
         report = sync_with_progress(link, store)
     for line in report.lines():
         print(line)

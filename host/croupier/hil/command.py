@@ -11,10 +11,23 @@ def add_arguments(parser):
     parser.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per test")
     parser.add_argument("--transcripts", metavar="DIR", help="save the serial transcripts here (default: a temp dir)")
-    parser.add_argument("--timeout", type=float, metavar="S", help="deadline of every request and wait (default 5)")
+    parser.add_argument("--timeout", type=positive_seconds, metavar="S", help="deadline of every request and wait (default 5)")
     parser.add_argument("--firmware", metavar="DIR", help="virtual board only: run this firmware tree")
     parser.add_argument("--heap", metavar="SIZE", help="virtual board only: MicroPython heap (default: croupier.sim.FIRMWARE_HEAP)")
     parser.add_argument("--junitxml", metavar="FILE", help="also write a JUnit XML report (for CI)")
+
+
+def positive_seconds(text):
+    """argparse type of --timeout: a number of seconds above zero."""
+    import argparse
+
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = None
+    if seconds is None or not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError("%r is not a number of seconds above 0" % text)
+    return seconds
 
 
 def pytest_args(args):
@@ -41,4 +54,8 @@ def run(args):
         print("croupier hil: --firmware and --heap choose the virtual board; a board on --port runs its own",
               file=sys.stderr)
         return 2
-    return int(pytest.main(pytest_args(args)))
+    status = int(pytest.main(pytest_args(args)))
+    if status == pytest.ExitCode.NO_TESTS_COLLECTED:
+        print("croupier hil: no test matches -k %r" % args.keyword if args.keyword else "croupier hil: no tests to run",
+              file=sys.stderr)
+    return status

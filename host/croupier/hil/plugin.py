@@ -150,7 +150,7 @@ def device(request, hil_run):
 
 
 class Keys:
-    """Key presses by logical name (PROTOCOL.md): electrical on the virtual board, `key` on a real one."""
+    """Key presses by logical name (docs/protocol.md): electrical on the virtual board, `key` on a real one."""
 
     def __init__(self, device):
         self.device = device

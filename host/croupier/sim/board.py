@@ -72,6 +72,7 @@ class VirtualBoard:
         self._firmware = firmware
         self._uid = uid
         self.oled = SSD1306()
+        self.received = 0  # bytes the host wrote to the serial port (before line faults)
         self.flash_writes = 0  # progs + erases since start()
         self.boots = 0  # interpreter starts that reached the REPL/boot.py stage
         self.formats = 0  # times the board found its flash unreadable and formatted it
@@ -126,9 +127,7 @@ class VirtualBoard:
             self._free = toolchain.bare_free(self.heap)
             self._serial, self._serial_slave, self.port = ptys.serial_port()
             if self.link:
-                if self.link.is_symlink():
-                    self.link.unlink()
-                self.link.symlink_to(self.port)
+                self._take_link()
             self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             self._listener.bind(str(self._tmp / "side"))
             self._listener.listen(2)
@@ -163,12 +162,29 @@ class VirtualBoard:
                     setattr(self, fd, None)
             if getattr(self, "_listener", None):
                 self._listener.close()
-            if self.link and self.link.is_symlink():
+            if self._owns_link():
                 self.link.unlink()
             if self._tmp:
                 shutil.rmtree(self._tmp, ignore_errors=True)
             self.powered = False
             self._changed.notify_all()
+
+    def _take_link(self):
+        """Make self.link a symlink to our port. A link to a port that still exists belongs
+        to a running board and is left alone; a stale one (its board gone) is replaced."""
+        if self.link.is_symlink() and (not self.link.exists() or self._owns_link()):
+            self.link.unlink()  # the port it named is gone (or was given to us again)
+        try:
+            self.link.symlink_to(self.port)
+        except FileExistsError:
+            what = ("links to %s, a port still open (a running virtual board's?)" % os.readlink(self.link)
+                    if self.link.is_symlink() else "exists and is not a link")
+            raise toolchain.SimError("%s %s: choose another --link (or stop that board)" % (self.link, what)) from None
+
+    def _owns_link(self):
+        """True when self.link is our symlink: another board's link is never removed."""
+        port = getattr(self, "port", None)
+        return bool(self.link and port and self.link.is_symlink() and os.readlink(self.link) == port)
 
     # --- resets and power ------------------------------------------------------------------
     def hard_reset(self):
@@ -477,6 +493,7 @@ class VirtualBoard:
             data = os.read(self._serial, 4096)
         except OSError:
             return
+        self.received += len(data)
         self._to_board.push(data)
 
     def _on_console(self):

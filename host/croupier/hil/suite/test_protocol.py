@@ -1,4 +1,4 @@
-"""PROTOCOL.md conformance: framing, every command, every error code, noise on the line.
+"""docs/protocol.md conformance: framing, every command, every error code, noise on the line.
 
 A refused request must leave the game exactly as it was, so most tests compare the state
 before and after.
@@ -47,9 +47,9 @@ def test_every_frame_from_the_board_is_sealed_ascii_json(device, lobo):
     lines = [line for line in device.transcript.received().split(b"\n") if line.startswith(b"@")]
     assert len(lines) >= 3, "expected at least an answer, an event and a screen frame; got %r" % lines
     for line in lines:
-        assert not line.endswith(b"\r"), "a frame ends with \\n alone, not \\r\\n (PROTOCOL.md Framing): %r" % line[-20:]
+        assert not line.endswith(b"\r"), "a frame ends with \\n alone, not \\r\\n (docs/protocol.md, Framing): %r" % line[-20:]
         match = FRAME.match(line)
-        assert match, "a frame is @json|crc8 (PROTOCOL.md Framing): %r" % line[:120]
+        assert match, "a frame is @json|crc8 (docs/protocol.md, Framing): %r" % line[:120]
         payload, crc = match.groups()
         assert "%08x" % (binascii.crc32(payload) & 0xFFFFFFFF) == crc.decode(), "CRC-32 of the JSON bytes: %r" % line[:120]
         assert max(payload) < 0x80 and b"\x03" not in payload and b"\x04" not in payload, "7-bit ASCII, no Ctrl-C/D"
