@@ -13,7 +13,7 @@ from croupier.link import open_serial
 # (loaded since 1.19), and it imports `asyncio` by that name, which MicroPython 1.21 gave it.
 MIN_VERSION = (1, 21)
 DOWNLOAD = "https://micropython.org/download/ESP32_GENERIC/"
-PROBE_TIMEOUT = 6.0  # seconds for the REPL to answer (a busy firmware is interrupted first)
+PROBE_TIMEOUT = 4.0  # seconds for the raw REPL to answer (a running program is interrupted first)
 JOURNAL_DIR = "/journal"  # the board's journal folder (boards/esp32.py JOURNAL_DIR)
 RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 MARK = "CROUPIER-PROBE"

@@ -2,6 +2,7 @@
 import shutil
 import time
 
+from esp32_images import merged_image
 from journal_records import device_records
 from croupier.build import build_firmware, read_manifest
 from croupier.cli import main
@@ -152,13 +153,13 @@ def test_demo_plays_syncs_and_draws_on_a_fresh_virtual_board(tmp_path, capsys):
 
 def test_flash_micropython_refuses_to_erase_unsynced_games(vboard, tmp_path, capsys):
     image = tmp_path / "micropython.bin"
-    image.write_bytes(b"\xe9" + bytes(4095))
+    image.write_bytes(merged_image())  # a valid image: the refusal is about the games
     db = str(tmp_path / "games.sqlite3")
     with connect(vboard.port) as link:
         play_through_link(link, "lobo77", LOBO, ["9", "2"])
     assert main(["flash", "--port", vboard.port, "--db", db, "--micropython", str(image)]) == 1
     assert "holds 3 journal record(s) not in %s: run `croupier sync` first" % db in capsys.readouterr().err
     assert main(["flash", "--port", vboard.port, "--db", db, "--micropython", str(tmp_path / "none.bin")]) == 1
-    assert "no MicroPython image at" in capsys.readouterr().err
+    assert "cannot read the MicroPython image %s" % (tmp_path / "none.bin") in capsys.readouterr().err
     with connect(vboard.port) as link:  # refused before anything touched the board
         assert link.call("state")["state"]["total"] == 11

@@ -6,7 +6,7 @@ from croupier.commands.common import open_store, progress_bar, reports_errors
 from croupier.link import LinkError
 
 HELP = "copy the firmware onto the board (only changed files, verified); --micropython writes MicroPython first"
-HELLO_WAIT = 4.0  # seconds the Croupier firmware gets to answer before the flash is erased
+HELLO_WAIT = 3.0  # seconds the Croupier firmware gets to answer before the flash is erased
 
 
 def add_arguments(parser):
