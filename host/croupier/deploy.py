@@ -175,7 +175,11 @@ def _esptool(port, *args, timeout=ESPTOOL_TIMEOUT):
     proc = subprocess.run([sys.executable, "-m", "esptool", "--port", port, *args], capture_output=True, text=True,
                           timeout=timeout, stdin=subprocess.DEVNULL)
     if proc.returncode != 0:
-        raise DeployError("esptool %s on %s failed:\n%s" % (args[0], port, (proc.stdout + proc.stderr).strip()[-2000:]))
+        said = proc.stdout + proc.stderr
+        if "Failed to connect to Espressif device" in said:
+            raise DeployError("esptool %s: no ESP32 ROM bootloader answers on %s; hold the board's BOOT button "
+                              "while esptool connects, or check the port" % (args[0], port))
+        raise DeployError("esptool %s on %s failed:\n%s" % (args[0], port, said.strip()[-2000:]))
     return proc.stdout
 
 

@@ -53,9 +53,9 @@ def pick_board():
 
 def check_port(name):
     """A LinkError when `name` is a path that is no serial device: missing, or another kind of
-    file. URLs (rfc2217://, socket://) are left to pyserial."""
-    if "://" in name:
-        return
+    file. URLs (rfc2217://, socket://) and Windows' COM ports are left to pyserial."""
+    if "://" in name or os.name == "nt":
+        return  # COM3 is no file to look at
     try:
         mode = os.stat(name).st_mode
     except FileNotFoundError:

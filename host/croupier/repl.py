@@ -14,6 +14,7 @@ from croupier.link import open_serial
 MIN_VERSION = (1, 21)
 DOWNLOAD = "https://micropython.org/download/ESP32_GENERIC/"
 PROBE_TIMEOUT = 4.0  # seconds for the raw REPL to answer (a running program is interrupted first)
+FIRST_BOOT_TIMEOUT = 15.0  # the same for a MicroPython just written: its first boot makes its filesystem
 JOURNAL_DIR = "/journal"  # the board's journal folder (boards/esp32.py JOURNAL_DIR)
 RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 MARK = "CROUPIER-PROBE"
@@ -50,9 +51,12 @@ def probe(port_name, timeout=PROBE_TIMEOUT):
     try:
         deadline = time.monotonic() + timeout
         port.reset_input_buffer()
-        port.write(b"\r\x03\x03\x01")  # stop whatever runs, then the raw REPL
-        if _read_until(port, RAW_PROMPT, deadline) is None:
-            return None
+        while True:  # asked again every second: a board still booting drops what it is sent
+            port.write(b"\r\x03\x03\x01")  # stop whatever runs, then the raw REPL
+            if _read_until(port, RAW_PROMPT, min(deadline, time.monotonic() + 1.0)) is not None:
+                break
+            if time.monotonic() >= deadline:
+                return None
         port.write(_SCRIPT.encode() + b"\x04")
         out = _read_until(port, b"\x04>", deadline)
         port.write(b"\x02\x04")  # back to the friendly REPL, soft reset: main.py runs again

@@ -180,7 +180,9 @@ def test_micropython_without_a_journal_is_nothing_to_lose(fake_repl, tmp_path):
     status, out, err = croupier("flash", "--port", port, "--db", str(tmp_path / "db.sqlite3"),
                                 "--micropython", image_file(tmp_path, merged_image()))
     assert "nothing to lose: MicroPython 1.23.0 answers and holds no Croupier journal" in out, out + err
-    assert status == 1 and "esptool chip-id on %s failed" % port in err, "a REPL is no ROM bootloader: %s" % err
+    assert status == 1 and err.strip() == ("croupier flash: esptool chip-id: no ESP32 ROM bootloader answers on %s; "
+                                           "hold the board's BOOT button while esptool connects, or check the port"
+                                           % port), "a REPL is no ROM bootloader: %s" % err
 
 
 def test_a_blank_board_gets_one_line_saying_how_to_install_micropython():

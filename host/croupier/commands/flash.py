@@ -67,11 +67,11 @@ def write_micropython(port, image, store, force):
     print("MicroPython (%s) written to the %s on %s; esptool verified its hash" % (image.describe(), chip, port))
 
 
-def check_micropython(port, staging):
+def check_micropython(port, staging, just_written):
     """The board's MicroPython, once it is clear it can load the firmware's .mpy files."""
-    from croupier.repl import cannot_load, probe
+    from croupier.repl import FIRST_BOOT_TIMEOUT, PROBE_TIMEOUT, cannot_load, probe
 
-    board = probe(port)
+    board = probe(port, FIRST_BOOT_TIMEOUT if just_written else PROBE_TIMEOUT)
     problem = cannot_load(board, staging, port)
     if problem:
         raise LinkError(problem)
@@ -102,7 +102,7 @@ def run(args):
         if image is not None:
             with open_store(args) as store:
                 write_micropython(port, image, store, args.force)
-        check_micropython(port, staging)
+        check_micropython(port, staging, just_written=image is not None)
         with progress_bar("copying firmware files") as update:
             report = deploy(port, staging, manifest, progress=lambda kind, done, total: update(done, total))
     print("%d file(s) copied, %d stale removed, %d unchanged; board answers: fw %s, board %s, device %s"
