@@ -163,3 +163,9 @@ def test_flash_micropython_refuses_to_erase_unsynced_games(vboard, tmp_path, cap
     assert "cannot read the MicroPython image %s" % (tmp_path / "none.bin") in capsys.readouterr().err
     with connect(vboard.port) as link:  # refused before anything touched the board
         assert link.call("state")["state"]["total"] == 11
+    assert main(["sync", "--port", vboard.port, "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["flash", "--port", vboard.port, "--db", db, "--micropython", str(image)]) == 1
+    out, err = capsys.readouterr()
+    assert "nothing to lose: the Croupier firmware answers and every record is synced" in out, out + err
+    assert "no ESP32 ROM bootloader answers on %s" % vboard.port in err, "a virtual board has no ROM: %s" % err
