@@ -82,6 +82,21 @@ def test_sync_stores_exactly_the_boards_records_once_then_acks(vboard, tmp_path,
     assert newest[3:] == ["play", "3"] and abs(newest[1] - time.time()) < 120  # the clock was set
 
 
+def test_sync_skips_the_records_another_host_acknowledged(vboard, tmp_path, capsys):
+    with connect(vboard.port) as link:
+        play_through_link(link, "basta", BASTA, script_game("basta", BASTA, seed=2))
+        link.call("ack", upto=link.hello()["last_seq"])  # stored elsewhere (or the HIL suite's own)
+        acked = link.hello()["acked"]
+        play_through_link(link, "lobo77", LOBO, ["9", "2"])
+        expected = [r for r in device_records(link) if r[0] > acked]
+    db = str(tmp_path / "games.sqlite3")
+    assert main(["sync", "--port", vboard.port, "--db", db]) == 0
+    with Store(db) as store:
+        device, epoch = store.db.execute("SELECT device, log_epoch FROM devices").fetchone()
+        assert store.records(device, epoch) == expected, "only what no host acknowledged is stored"
+        assert [g["game"] for g in store.games()] == ["lobo77"]
+
+
 def test_a_wiped_board_is_a_new_journal_not_an_old_one(vboard, tmp_path, capsys):
     db = str(tmp_path / "games.sqlite3")
     with connect(vboard.port) as link:
