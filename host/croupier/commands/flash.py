@@ -68,14 +68,12 @@ def write_micropython(port, image, store, force):
 
 
 def check_micropython(port, staging, just_written):
-    """The board's MicroPython, once it is clear it can load the firmware's .mpy files."""
+    """Stop, in one line, unless the board's MicroPython can load the firmware's .mpy files."""
     from croupier.repl import FIRST_BOOT_TIMEOUT, PROBE_TIMEOUT, cannot_load, probe
 
-    board = probe(port, FIRST_BOOT_TIMEOUT if just_written else PROBE_TIMEOUT)
-    problem = cannot_load(board, staging, port)
+    problem = cannot_load(probe(port, FIRST_BOOT_TIMEOUT if just_written else PROBE_TIMEOUT), staging, port)
     if problem:
         raise LinkError(problem)
-    return board
 
 
 @reports_errors
