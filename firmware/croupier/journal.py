@@ -132,6 +132,7 @@ class Journal:
         head = self._read_head() or self._rebuilt_head()
         self.epoch = head["epoch"]
         self.boots = head["boots"] + 1
+        self.acked = head.get("acked", 0)  # the highest seq a host acknowledged (`ack`)
         self._segment = head["segment"]  # first seq of the active segment
         game = head["game"]
         self._game = Game(*game) if game else None
@@ -219,7 +220,7 @@ class Journal:
         for first, name in logs:
             self._next_seq = first  # after a damaged segment, the next one goes on
             self._replay(name)
-        return {"epoch": epoch, "boots": 0, "segment": self._next_seq,
+        return {"epoch": epoch, "boots": 0, "segment": self._next_seq, "acked": 0,
                 "game": self._game.snapshot() if self._game else None}
 
     def _scan_active(self):
@@ -277,7 +278,8 @@ class Journal:
 
     def _write_head(self, segment, game):
         """Point the head at segment (its first seq), with game: the snapshot it starts from."""
-        head = {"epoch": self.epoch, "boots": self.boots, "segment": segment, "game": game}
+        head = {"epoch": self.epoch, "boots": self.boots, "segment": segment, "game": game,
+                "acked": self.acked}
         name = self._file(_HEAD)
         with open(name + _TMP, "wb") as f:
             write_sealed(head, f.write)
@@ -358,7 +360,8 @@ class Journal:
         return out
 
     def ack(self, upto):
-        """The host holds every record <= upto: delete the closed segments it covers."""
+        """The host holds every record <= upto: delete the closed segments it covers, and
+        remember upto (so a host can tell which records no host holds yet)."""
         firsts = self._segments()
         for i in range(len(firsts)):
             if firsts[i] >= self._segment:
@@ -366,6 +369,14 @@ class Journal:
             end = (firsts[i + 1] if i + 1 < len(firsts) else self._segment) - 1
             if end <= upto:
                 os.remove(self._segment_file(firsts[i]))
+        if upto > self.acked:
+            head = self._read_head()
+            self.acked = upto
+            if head is not None:
+                try:
+                    self._write_head(head["segment"], head["game"])  # the same head, with acked
+                except OSError:
+                    pass  # a full flash: acked is known until the next boot, records are kept
 
     def resume(self):
         """(game_id, setup, actions) of the unfinished game, or None. actions: [kind, data]

@@ -38,6 +38,7 @@ _COMMANDS = {
     "log": ((), ("from", "max")),
     "ack": (("upto",), ()),
     "roster": (("names",), ()),
+    "get_roster": ((), ()),
     "clock": (("epoch",), ()),
 }
 
@@ -242,6 +243,7 @@ class Link:
         out["uptime_ms"] = time.ticks_diff(time.ticks_ms(), _BOOT_TICKS)
         out["log_epoch"] = journal.epoch
         out["last_seq"] = journal.last_seq
+        out["acked"] = journal.acked
         return out
 
     def _hello(self, request):
@@ -313,6 +315,9 @@ class Link:
 
     def _roster(self, request):
         self.controller.roster = list(_names(request["names"], "names", 0))
+
+    def _get_roster(self, request):
+        return {"names": self.controller.roster}
 
     def _clock(self, request):
         self.journal.set_time(_int(request["epoch"], "epoch"))

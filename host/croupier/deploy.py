@@ -166,21 +166,20 @@ def deploy(port, staging: Path, manifest: dict, progress=None):
 
 
 # -- MicroPython itself ----------------------------------------------------------------------
-CHIP_OFFSETS = {"ESP32": 0x1000, "ESP32-S2": 0x0, "ESP32-S3": 0x0, "ESP32-C3": 0x0, "ESP32-C6": 0x0}
+ESPTOOL_TIMEOUT = 300   # seconds for one esptool run (erasing 4 MB takes ~15 s on a real chip)
+BLANK_PROBE = 0x1000    # bytes read at flash 0x1000 to tell a blank flash from an installed one
 
 
-def chip_offset(chip: str) -> int:
-    """Where MicroPython's image starts in flash on this chip."""
-    try:
-        return CHIP_OFFSETS[chip.upper()]
-    except KeyError:
-        raise DeployError("unsupported chip %r (known: %s)" % (chip, ", ".join(sorted(CHIP_OFFSETS)))) from None
-
-
-def _esptool(*args, timeout=300):
-    proc = subprocess.run([sys.executable, "-m", "esptool", *args], capture_output=True, text=True, timeout=timeout)
+def _esptool(port, *args, timeout=ESPTOOL_TIMEOUT):
+    """Run `esptool --port PORT ARGS` (its current command names); stdout, else DeployError."""
+    proc = subprocess.run([sys.executable, "-m", "esptool", "--port", port, *args], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
     if proc.returncode != 0:
-        raise DeployError("esptool %s failed:\n%s" % (args[-1] if args else "", (proc.stdout + proc.stderr).strip()[-2000:]))
+        said = proc.stdout + proc.stderr
+        if "Failed to connect to Espressif device" in said:
+            raise DeployError("esptool %s: no ESP32 ROM bootloader answers on %s; hold the board's BOOT button "
+                              "while esptool connects, or check the port" % (args[0], port))
+        raise DeployError("esptool %s on %s failed:\n%s" % (args[0], port, said.strip()[-2000:]))
     return proc.stdout
 
 
@@ -192,24 +191,44 @@ def chip_in(esptool_output: str):
 
 
 def detect_chip(port) -> str:
-    out = _esptool("--port", port, "chip_id", timeout=60)
+    """The chip on `port` through its ROM bootloader; an image is for the ESP32 only."""
+    out = _esptool(port, "chip-id", timeout=60)
     chip = chip_in(out)
     if not chip:
         raise DeployError("esptool did not say which chip is on %s:\n%s" % (port, out.strip()[-500:]))
+    if chip != "ESP32":
+        raise DeployError("the board on %s is an %s; Croupier's MicroPython image is for the ESP32" % (port, chip))
     return chip
+
+
+def flash_is_blank(port) -> bool:
+    """True when the flash holds no bootloader at 0x1000 (all 0xFF): nothing to lose there."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="croupier-flash-") as folder:
+        dump = Path(folder) / "boot.bin"
+        _esptool(port, "read-flash", "0x%x" % BLANK_PROBE, str(BLANK_PROBE), str(dump), timeout=60)
+        return dump.read_bytes() == b"\xff" * BLANK_PROBE
 
 
 def unsynced_records(link, store) -> int:
-    """How many journal records on the board the database does not hold yet."""
+    """How many journal records on the board no host acknowledged and the database lacks."""
     info = link.hello()
-    synced = store.synced_upto(info["device"], info["log_epoch"])
-    return max(0, (info.get("last_seq") or 0) - (synced or 0))
+    held = max(store.synced_upto(info["device"], info["log_epoch"]) or 0, info.get("acked", 0))
+    return max(0, (info.get("last_seq") or 0) - held)
 
 
-def write_micropython(port, image: Path, chip=None):
-    """Erase the flash and write a MicroPython image at the chip's offset; returns the chip."""
-    chip = chip or detect_chip(port)
-    offset = chip_offset(chip)
-    _esptool("--chip", chip.lower().replace("-", ""), "--port", port, "erase_flash")
-    _esptool("--chip", chip.lower().replace("-", ""), "--port", port, "write_flash", "-z", "0x%x" % offset, str(image))
-    return chip
+def write_micropython(port, image):
+    """Erase the whole flash and write a checked image (croupier.esp_image.Checked) where it
+    belongs; esptool verifies what it wrote by its hash. Returns esptool's words."""
+    import tempfile
+
+    out = _esptool(port, "erase-flash")
+    with tempfile.TemporaryDirectory(prefix="croupier-flash-") as folder:
+        path = Path(folder) / "micropython.bin"
+        path.write_bytes(image.data)  # exactly the bytes that were checked
+        out += _esptool(port, "write-flash", "--flash-mode", "keep", "--flash-size", "keep",
+                        "0x%x" % image.offset, str(path))
+    if "Hash of data verified" not in out:
+        raise DeployError("esptool did not confirm the hash of what it wrote on %s:\n%s" % (port, out.strip()[-1000:]))
+    return out

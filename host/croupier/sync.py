@@ -1,8 +1,10 @@
 """Pull a board's journal into the database, rebuilding and verifying every game on the way.
 
-The database always holds a prefix of each journal (device, log_epoch): the next sync starts
-after the highest stored seq, and records that do not replay are not stored (nor anything
-after them), so they are pulled, and refused, again until the board's journal is mended.
+Each sync of a journal (device, log_epoch) starts after the highest seq the database holds,
+or after the board's `acked` when a host acknowledged more: those records went to another
+database, or were the HIL suite's own, and are skipped. Records
+that do not replay are not stored (nor anything after them), so they are pulled, and
+refused, again until the board's journal is mended.
 """
 import time
 
@@ -213,7 +215,7 @@ def sync(link, store, on_page=None, now=None):
     link.call("clock", epoch=int(now if now is not None else time.time()))
     report = SyncReport(device, log_epoch)
     stored_last = store.synced_upto(device, log_epoch)
-    start = 0 if stored_last is None else stored_last + 1
+    start = max(0 if stored_last is None else stored_last + 1, hello.get("acked", 0) + 1)
     pulled = pull(link, log_epoch, start, on_page)
     state = link.call("state").get("state")
     report.pulled = len(pulled)

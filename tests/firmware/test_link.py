@@ -113,6 +113,30 @@ def test_log_paging_and_ack(frames):
     assert frames.ok("log", **{"from": 0, "max": 4})["records"][0][0] >= 1
 
 
+def test_hello_says_up_to_which_seq_a_host_acknowledged_and_keeps_it_across_boots(frames, board):
+    assert frames.ok("hello")["acked"] == 0, "a fresh journal: no host holds anything"
+    frames.ok("new", game="lobo77", players=["Ann", "Bob"])
+    frames.ok("play", card="9")
+    frames.ok("ack", upto=1)
+    frames.ok("play", card="5")
+    hello = frames.ok("hello")
+    assert (hello["acked"], hello["last_seq"]) == (1, 3), "records 2 and 3 are held by no host yet"
+    frames.ok("ack", upto=0)
+    assert frames.ok("hello")["acked"] == 1, "an older ack does not take back a newer one"
+    board.restart()
+    boot = wait_for_boot(frames)
+    assert boot["acked"] == 1 and frames.ok("hello")["acked"] == 1, "the acknowledged seq survives a restart"
+
+
+def test_get_roster_answers_the_names_last_pushed(frames):
+    assert frames.ok("get_roster")["names"] == [], "no roster pushed yet"
+    frames.ok("roster", names=["Ann", "Bob", "Cy"])
+    assert frames.ok("get_roster")["names"] == ["Ann", "Bob", "Cy"]
+    frames.ok("roster", names=[])
+    assert frames.ok("get_roster")["names"] == []
+    expect_error(frames, frame({"id": 30, "cmd": "get_roster", "names": ["X"]}), "bad_args", 30)
+
+
 def test_key_screen_and_roster(frames, board):
     frames.ok("roster", names=["Ann", "Bob", "Cy", "Dee"])
     frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])

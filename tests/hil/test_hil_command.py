@@ -106,3 +106,66 @@ def test_a_firmware_that_does_not_charge_doublets_fails_naming_the_rule(tmp_path
     failures = [line for line in output.splitlines() if line.startswith("  failed:")]
     assert failures and any("doublet" in line and "rules.md 1.3" in line for line in failures), \
         "the summary must point at the doublet rule:\n" + output[-4000:]
+
+
+# -- a user's games survive the suite ---------------------------------------------------------
+USER_PLAYERS = ["Uma", "Ugo", "Ulla"]
+USER_ROSTER = ["Uma", "Ugo", "Ulla", "Uwe"]
+SAFETY_TESTS = "clock_stamps or ack_and_roster or test_sync or setup_from_the_keypad"  # clock, acks, roster, a game left
+
+
+def users_game(port):
+    """A game in progress, three cards, never synced, and a roster: what a user leaves on a board."""
+    from croupier.link import connect
+
+    with connect(port) as link:
+        link.call("roster", names=USER_ROSTER)
+        link.call("new", game="lobo77", players=USER_PLAYERS)
+        for card in ("10", "9", "5"):
+            link.call("play", card=card)
+        return link.hello(), link.call("log", **{"from": 0})["records"], link.call("state")["state"]
+
+
+def test_a_board_holding_a_users_unsynced_game_is_refused_and_left_alone(headless_board, tmp_path):
+    from croupier.link import connect
+
+    hello, records, state = users_game(str(headless_board))
+    status, output = croupier("hil", "--port", str(headless_board), "-k", SAFETY_TESTS, "--db", str(tmp_path / "user.db"))
+    assert status == 4, output[-3000:]
+    assert "4 journal record(s) no database has acknowledged and an unfinished lobo77 game of Uma, Ugo, Ulla" in output \
+        and "--force" in output, output[-3000:]
+    assert not (tmp_path / "user.db").exists(), "a refusal writes no database"
+    with connect(str(headless_board)) as link:
+        assert link.call("log", **{"from": 0})["records"] == records and link.call("state")["state"] == state, \
+            "the refused run left the journal and the game as they were"
+        assert link.hello()["acked"] == 0 and link.call("get_roster")["names"] == USER_ROSTER
+
+
+def test_forced_the_suite_saves_the_users_game_first_and_puts_the_board_back(headless_board, tmp_path):
+    from croupier.link import connect
+    from croupier.store import Store
+
+    hello, records, _ = users_game(str(headless_board))
+    user_db = tmp_path / "user.db"
+    status, output = croupier("hil", "--port", str(headless_board), "-k", SAFETY_TESTS, "--force", "--db", str(user_db))
+    assert status == 0 and "result:      PASS (4 passed" in output, output[-6000:]
+    assert "--force: saved 4 journal record(s) no database has acknowledged and an unfinished lobo77 game" in output, \
+        output[-3000:]
+    assert "set the clock to the host's time" in output and "put the roster back (Uma, Ugo, Ulla, Uwe)" in output
+    with Store(user_db) as store:
+        assert store.records(hello["device"], hello["log_epoch"]) == records, "the user's records were saved first"
+
+    with connect(str(headless_board)) as link:
+        after = link.hello()
+        assert after["acked"] == after["last_seq"] > hello["last_seq"], "the run acknowledged its own records"
+        state = link.call("state")["state"]
+        assert state is None or state["over"], "no test game is left in progress: %r" % state
+        assert link.call("get_roster")["names"] == USER_ROSTER, "the roster is put back"
+        link.call("new", game="basta", players=USER_PLAYERS)  # the user plays on: stamped with the host's time
+        stamp = link.call("log", **{"from": after["last_seq"] + 1})["records"][0][1]
+        assert abs(stamp - time.time()) < 120, "the board's clock is the host's again, not the suite's: %r" % stamp
+    status, output = croupier("sync", "--port", str(headless_board), "--db", str(user_db))
+    assert status == 0, output
+    with Store(user_db) as store:
+        players = sorted(tuple(p["name"] for p in g["final_state"]["players"]) for g in store.games())
+    assert players == [tuple(USER_PLAYERS)] * 2, "only the user's two games are in the user's database: %r" % players

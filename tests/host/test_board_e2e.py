@@ -2,6 +2,7 @@
 import shutil
 import time
 
+from esp32_images import merged_image
 from journal_records import BASTA, LOBO, device_records
 from croupier.build import build_firmware, read_manifest
 from croupier.cli import main
@@ -80,6 +81,21 @@ def test_sync_stores_exactly_the_boards_records_once_then_acks(vboard, tmp_path,
     assert newest[3:] == ["play", "3"] and abs(newest[1] - time.time()) < 120  # the clock was set
 
 
+def test_sync_skips_the_records_another_host_acknowledged(vboard, tmp_path, capsys):
+    with connect(vboard.port) as link:
+        play_through_link(link, "basta", BASTA, script_game("basta", BASTA, seed=2))
+        link.call("ack", upto=link.hello()["last_seq"])  # stored elsewhere (or the HIL suite's own)
+        acked = link.hello()["acked"]
+        play_through_link(link, "lobo77", LOBO, ["9", "2"])
+        expected = [r for r in device_records(link) if r[0] > acked]
+    db = str(tmp_path / "games.sqlite3")
+    assert main(["sync", "--port", vboard.port, "--db", db]) == 0
+    with Store(db) as store:
+        device, epoch = store.db.execute("SELECT device, log_epoch FROM devices").fetchone()
+        assert store.records(device, epoch) == expected, "only what no host acknowledged is stored"
+        assert [g["game"] for g in store.games()] == ["lobo77"]
+
+
 def test_a_wiped_board_is_a_new_journal_not_an_old_one(vboard, tmp_path, capsys):
     db = str(tmp_path / "games.sqlite3")
     with connect(vboard.port) as link:
@@ -151,16 +167,22 @@ def test_demo_plays_syncs_and_draws_on_a_fresh_virtual_board(tmp_path, capsys):
 
 def test_flash_micropython_refuses_to_erase_unsynced_games(vboard, tmp_path, capsys):
     image = tmp_path / "micropython.bin"
-    image.write_bytes(b"\xe9" + bytes(4095))
+    image.write_bytes(merged_image())  # a valid image: the refusal is about the games
     db = str(tmp_path / "games.sqlite3")
     with connect(vboard.port) as link:
         play_through_link(link, "lobo77", LOBO, ["9", "2"])
     assert main(["flash", "--port", vboard.port, "--db", db, "--micropython", str(image)]) == 1
     assert "holds 3 journal record(s) not in %s: run `croupier sync` first" % db in capsys.readouterr().err
     assert main(["flash", "--port", vboard.port, "--db", db, "--micropython", str(tmp_path / "none.bin")]) == 1
-    assert "no MicroPython image at" in capsys.readouterr().err
+    assert "cannot read the MicroPython image %s" % (tmp_path / "none.bin") in capsys.readouterr().err
     with connect(vboard.port) as link:  # refused before anything touched the board
         assert link.call("state")["state"]["total"] == 11
+    assert main(["sync", "--port", vboard.port, "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["flash", "--port", vboard.port, "--db", db, "--micropython", str(image)]) == 1
+    out, err = capsys.readouterr()
+    assert "nothing to lose: the Croupier firmware answers and every record is synced" in out, out + err
+    assert "no ESP32 ROM bootloader answers on %s" % vboard.port in err, "a virtual board has no ROM: %s" % err
 
 
 def players_of_a_game_set_up_by_keys(link):

@@ -1,7 +1,7 @@
-"""Deploy planning, chip offsets and board detection: the parts that need no board."""
+"""Deploy planning and board detection: the parts that need no board."""
 import pytest
 
-from croupier.deploy import DeployError, _folders, chip_in, chip_offset, plan
+from croupier.deploy import _folders, chip_in, plan
 from croupier.link import LinkError
 from croupier.ports import bridge_name, choose_board
 
@@ -18,13 +18,6 @@ def test_plan_copies_only_what_differs_and_removes_stale_files():
 
 def test_folders_are_created_parents_first():
     assert _folders(["main.py", "croupier/ui/menu.mpy", "boards/sim.mpy"]) == ["boards", "croupier", "croupier/ui"]
-
-
-def test_micropython_offset_per_chip():
-    assert chip_offset("ESP32") == 0x1000
-    assert [chip_offset(c) for c in ("ESP32-S2", "esp32-s3", "ESP32-C3")] == [0, 0, 0]
-    with pytest.raises(DeployError, match="unsupported chip 'ESP8266'"):
-        chip_offset("ESP8266")
 
 
 def test_the_chip_is_read_from_what_esptool_says():

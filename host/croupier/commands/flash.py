@@ -3,64 +3,104 @@ from pathlib import Path
 
 from croupier.cli import add_db_option, add_port_option
 from croupier.commands.common import open_store, progress_bar, reports_errors
+from croupier.link import LinkError
 
 HELP = "copy the firmware onto the board (only changed files, verified); --micropython writes MicroPython first"
+HELLO_WAIT = 3.0  # seconds the Croupier firmware gets to answer before the flash is erased
 
 
 def add_arguments(parser):
     add_port_option(parser)
     add_db_option(parser)
     parser.add_argument("--micropython", metavar="FIRMWARE.bin", type=Path,
-                        help="first erase the board and write this MicroPython image with esptool")
-    parser.add_argument("--force", action="store_true", help="erase even when the board holds games not synced yet")
+                        help="first erase the board and write this MicroPython image (ESP32_GENERIC) with esptool")
+    parser.add_argument("--force", action="store_true",
+                        help="erase even when the board may hold games not synced yet")
 
 
-def check_nothing_unsynced(port, store):
-    """Refuse to erase a board whose journal holds records the database lacks."""
-    from croupier.deploy import unsynced_records
-    from croupier.link import Link, LinkError, LinkTimeout, open_serial
+def check_nothing_at_risk(port, store):
+    """Erase only once it is clear no Croupier journal would be lost: the firmware answers and
+    every record is synced; or MicroPython answers and holds no journal; or the flash is blank.
+    Anything else (a slow, busy or broken firmware) is a LinkError asking for --force."""
+    from croupier.deploy import flash_is_blank, unsynced_records
+    from croupier.link import Link, LinkTimeout, open_serial
+    from croupier.repl import JOURNAL_DIR, probe
 
     serial_port = open_serial(port)
     try:
-        missing = unsynced_records(Link(serial_port, timeout=2.0), store)
+        link = Link(serial_port, timeout=1.0)
+        link.hello(within=HELLO_WAIT)
+        missing = unsynced_records(link, store)
     except LinkTimeout:
-        print("no Croupier firmware answers on %s: no games to lose" % port)
-        return
+        missing = None
     finally:
         serial_port.close()
     if missing:
         raise LinkError("the board holds %d journal record(s) not in %s: run `croupier sync` first, "
                         "or pass --force to erase them" % (missing, store.path))
+    if missing == 0:
+        return "the Croupier firmware answers and every record is synced"
+    board = probe(port)
+    if board is not None:
+        if board.journal_files > 0:
+            raise LinkError("the Croupier firmware does not answer on %s, but its MicroPython holds a journal (%s): "
+                            "start the firmware and run `croupier sync` first, or pass --force to erase it"
+                            % (port, JOURNAL_DIR))
+        return "MicroPython %s answers and holds no Croupier journal" % board.version
+    if flash_is_blank(port):
+        return "the flash is blank"
+    raise LinkError("neither the Croupier firmware nor MicroPython answers on %s, and its flash is not blank: "
+                    "a slow or broken firmware may hold games not synced; pass --force to erase it anyway" % port)
 
 
 def write_micropython(port, image, store, force):
-    from croupier.deploy import write_micropython
+    from croupier.deploy import detect_chip, write_micropython
 
-    if not image.is_file():
-        raise ValueError("no MicroPython image at %s" % image)
-    if not force:
-        check_nothing_unsynced(port, store)
-    with progress_bar("writing MicroPython (esptool)", total=1) as update:
-        chip = write_micropython(port, image)
+    if force:
+        print("--force: erasing without checking for games")
+    else:
+        print("nothing to lose: %s" % check_nothing_at_risk(port, store))  # asked while the firmware runs
+    chip = detect_chip(port)  # an ESP32 in its ROM bootloader, before anything is erased
+    with progress_bar("erasing and writing MicroPython (esptool)", total=1) as update:
+        write_micropython(port, image)
         update(1)
-    print("MicroPython written to the %s on %s" % (chip, port))
+    print("MicroPython (%s) written to the %s on %s; esptool verified its hash" % (image.describe(), chip, port))
+
+
+def check_micropython(port, staging, just_written):
+    """Stop, in one line, unless the board's MicroPython can load the firmware's .mpy files."""
+    from croupier.repl import FIRST_BOOT_TIMEOUT, PROBE_TIMEOUT, cannot_load, probe
+
+    problem = cannot_load(probe(port, FIRST_BOOT_TIMEOUT if just_written else PROBE_TIMEOUT), staging, port)
+    if problem:
+        raise LinkError(problem)
 
 
 @reports_errors
 def run(args):
     from croupier.build import BuildError, build_firmware, read_manifest
     from croupier.deploy import DeployError, deploy
+    from croupier.esp_image import read_image
     from croupier.link import board_port
+    from croupier.ports import check_port
 
+    image = None
+    if args.micropython:
+        if args.port == "sim":
+            raise LinkError("--micropython writes a real ESP32's flash; a virtual board (--port sim) runs "
+                            "the MicroPython unix port and has none")
+        image = read_image(args.micropython)  # before anything touches the board
     try:
         staging = build_firmware()
     except BuildError as exc:
         raise DeployError("the firmware does not build: %s" % exc) from exc
     manifest = read_manifest(staging)
     with board_port(args.port) as port:
-        if args.micropython:
+        check_port(port)
+        if image is not None:
             with open_store(args) as store:
-                write_micropython(port, args.micropython, store, args.force)
+                write_micropython(port, image, store, args.force)
+        check_micropython(port, staging, just_written=image is not None)
         with progress_bar("copying firmware files") as update:
             report = deploy(port, staging, manifest, progress=lambda kind, done, total: update(done, total))
     print("%d file(s) copied, %d stale removed, %d unchanged; board answers: fw %s, board %s, device %s"

@@ -15,6 +15,10 @@ def add_arguments(parser):
     parser.add_argument("--firmware", metavar="DIR", help="virtual board only: run this firmware tree")
     parser.add_argument("--heap", metavar="SIZE", help="virtual board only: MicroPython heap (default: croupier.sim.FIRMWARE_HEAP)")
     parser.add_argument("--junitxml", metavar="FILE", help="also write a JUnit XML report (for CI)")
+    parser.add_argument("--force", action="store_true",
+                        help="run on a board holding records no database has or an unfinished game: "
+                             "save them into --db first (without it the run is refused)")
+    parser.add_argument("--db", metavar="FILE", help="the database --force saves into (default: croupier.sqlite3 in your user data folder)")
 
 
 def positive_seconds(text):
@@ -38,12 +42,14 @@ def pytest_args(args):
             "--rootdir", str(SUITE_DIR), "--strict-markers", "-rN", "-v" if args.verbose else "-q"]
     options = [("--port", args.port), ("-k", args.keyword), ("--hil-transcripts", args.transcripts),
                ("--hil-timeout", args.timeout), ("--hil-firmware", args.firmware), ("--hil-heap", args.heap),
-               ("--junitxml", args.junitxml)]
+               ("--junitxml", args.junitxml), ("--hil-db", args.db)]
     for flag, value in options:
         if value is not None:
             argv += [flag, str(value)]
     if args.exitfirst:
         argv.append("-x")
+    if args.force:
+        argv.append("--hil-force")
     return argv
 
 

@@ -7,6 +7,9 @@ Loaded with `-p croupier.hil.plugin` (as `croupier hil` does). Options:
   --hil-timeout S       deadline of every request and wait (default 5 s; boot: --hil-boot-timeout)
   --hil-firmware DIR    virtual board only: run this firmware tree instead of the packaged one
   --hil-heap SIZE       virtual board only: MicroPython heap (default croupier.sim.FIRMWARE_HEAP)
+  --hil-force           run on a board holding unacknowledged records or an unfinished game,
+                        after saving them into --hil-db (see croupier.hil.safety)
+  --hil-db FILE         the user's database for --hil-force (default: croupier's default one)
 Fixtures: `device` (the protocol link, croupier.hil.device.Device), `keys`, `screen`,
 `reset`, `vboard` (the virtual board's side channel; needs @pytest.mark.virtual_board).
 """
@@ -18,6 +21,7 @@ import pytest
 
 from croupier.hil.boards import SerialTarget, VirtualTarget
 from croupier.hil.device import Device
+from croupier.hil.safety import Guard, Refused
 from croupier.hil.screen import Frame
 from croupier.hil.transcript import Transcript
 from croupier.link import LinkError
@@ -36,6 +40,9 @@ def pytest_addoption(parser):
     group.addoption("--hil-boot-timeout", type=float, default=30.0, metavar="S", help="deadline for the board to boot")
     group.addoption("--hil-firmware", metavar="DIR", help="virtual board only: firmware tree to run (default: the packaged one)")
     group.addoption("--hil-heap", default=None, metavar="SIZE", help="virtual board only: MicroPython heap (default croupier.sim.FIRMWARE_HEAP)")
+    group.addoption("--hil-force", action="store_true",
+                    help="run on a board holding unacknowledged records or an unfinished game: save them into --hil-db first")
+    group.addoption("--hil-db", metavar="FILE", help="the database --hil-force saves into (default: croupier's default database)")
 
 
 class Run:
@@ -48,6 +55,8 @@ class Run:
         self.device = None
         self.info = None
         self._transcripts = config.getoption("hil_transcripts")
+        self.guard = None       # set once the board was checked: then it is put back at the end
+        self.first_seq = None   # the first journal seq the run writes
 
     @property
     def transcripts(self):
@@ -71,7 +80,30 @@ class Run:
                 self.info = self.device.wait_ready()
             except Exception as exc:  # no board, no firmware, no port: nothing else can run
                 pytest.exit("the board under test did not come up: %s" % exc, returncode=3)
+            self._check_board()
         return self.device
+
+    def _check_board(self):
+        """Stop before any test when the board holds what the run could lose (exit status 4)."""
+        guard = Guard(self.board.url, self.config.getoption("hil_db") or _default_db(), self.config.getoption("hil_force"))
+        try:
+            guard.before(self.device.link)
+            self.first_seq = self.device.last_seq() + 1
+        except Refused as exc:
+            pytest.exit(str(exc), returncode=4)
+        except LinkError as exc:
+            pytest.exit("the board under test did not answer while it was checked: %s" % exc, returncode=3)
+        self.guard = guard
+
+    def put_back(self):
+        """Leave the board as the user had it (croupier.hil.safety.Guard.after)."""
+        if self.guard is None:
+            return
+        self.device.transcript = Transcript()  # the last test's transcript is saved already
+        try:
+            self.guard.after(self.device.link, self.first_seq)
+        except LinkError as exc:
+            self.guard.notes.append("could not put the board back (%s): check its clock and roster" % exc)
 
     def check_alive(self, nodeid):
         """End the run when the board no longer answers (a crashed firmware would otherwise fail
@@ -99,6 +131,18 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "virtual_board(what): the test uses the virtual board's side channel "
                                        "(power cut, serial faults, tone log, glass); skipped on a real board")
     config.stash[RUN] = Run(config)
+
+
+def _default_db():
+    from croupier.store import default_path
+
+    return default_path()
+
+
+def pytest_sessionfinish(session):
+    run = session.config.stash.get(RUN, None)
+    if run is not None:
+        run.put_back()  # before the summary, which reports it
 
 
 def pytest_unconfigure(config):
@@ -219,6 +263,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         reasons.setdefault(_skip_reason(report), []).append(report)
     for reason, reports in sorted(reasons.items()):
         write("  skipped:   %d, %s" % (len(reports), reason))
+    for note in run.guard.notes if run.guard else ():
+        write("board care:  %s" % note)
     write("transcripts: %s" % run.transcripts)
 
 

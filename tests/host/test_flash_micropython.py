@@ -1,0 +1,211 @@
+"""`croupier flash` end to end where no Croupier firmware runs: MicroPython written through a
+mock ESP32 ROM bootloader on a pty (esp32-mock-bootloader speaks esptool's protocol and keeps
+a 4 MB flash in memory), a blank board, a MicroPython too old for the firmware, bad ports."""
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from esp32_images import APP_OFFSET, BOOT_OFFSET, app_image, merged_image
+from esptool.bin_image import ESP32S3FirmwareImage
+from croupier.repl import MARK, RAW_PROMPT
+
+FLASH_TIMEOUT = 180
+FAR = 0x300000  # a flash sector no image reaches: erased by the full erase
+
+
+def croupier(*args, cwd=None):
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli", *args], capture_output=True, text=True,
+                          timeout=FLASH_TIMEOUT, stdin=subprocess.DEVNULL, cwd=cwd)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.fixture
+def rom(tmp_path):
+    """The pty of a mock ESP32 in its ROM bootloader, with a blank flash."""
+    proc = subprocess.Popen([sys.executable, "-m", "esp32_mock_bootloader.cli", "run", "--pty", "--chip", "esp32"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True)
+    try:
+        port = proc.stdout.readline().strip()
+        assert port.startswith("/dev/"), "the mock bootloader did not name its pty: %r" % port
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        proc.stdout.close()
+
+
+def esptool(port, *args):
+    proc = subprocess.run([sys.executable, "-m", "esptool", "--port", port, *args], capture_output=True, text=True,
+                          timeout=FLASH_TIMEOUT, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def read_flash(port, offset, size, tmp_path):
+    dump = tmp_path / ("dump-%x.bin" % offset)
+    esptool(port, "read-flash", "0x%x" % offset, str(size), str(dump))
+    return dump.read_bytes()
+
+
+def write_flash(port, offset, data, tmp_path):
+    path = tmp_path / ("put-%x.bin" % offset)
+    path.write_bytes(data)
+    esptool(port, "write-flash", "0x%x" % offset, str(path))
+
+
+def image_file(tmp_path, data, name="micropython.bin"):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def test_a_good_image_is_erased_written_and_verified_then_the_missing_micropython_is_named(rom, tmp_path):
+    write_flash(rom, FAR, b"old data" * 512, tmp_path)  # something the full erase must remove
+    image = merged_image()
+    status, out, err = croupier("flash", "--port", rom, "--db", str(tmp_path / "db.sqlite3"),
+                                "--micropython", image_file(tmp_path, image))
+    assert "nothing to lose: the flash is blank" in out, out + err
+    assert ("MicroPython (bootloader + partition table + app at 0x%x, %d bytes at 0x%x) written to the ESP32 on %s; "
+            "esptool verified its hash" % (APP_OFFSET, len(image), BOOT_OFFSET, rom)) in out, out + err
+    assert read_flash(rom, BOOT_OFFSET, len(image), tmp_path) == image, "the flash holds exactly the image"
+    assert read_flash(rom, FAR, 4096, tmp_path) == b"\xff" * 4096, "the whole flash was erased first"
+    assert "deprecat" not in (out + err).lower(), "esptool is called by its current command names"
+    # a mock ROM runs no MicroPython afterwards: the firmware copy stops with the one clear line
+    assert status == 1 and err.strip().splitlines() == [err.strip()] and "no MicroPython answers on %s" % rom in err, err
+
+
+def test_a_flash_that_is_not_blank_with_nothing_answering_is_erased_only_with_force(rom, tmp_path):
+    first, second = merged_image(), merged_image(app=app_image(fill=0x33))
+    write_flash(rom, BOOT_OFFSET, first, tmp_path)  # an installed board whose firmware does not answer
+    db = str(tmp_path / "db.sqlite3")
+    status, out, err = croupier("flash", "--port", rom, "--db", db, "--micropython", image_file(tmp_path, second))
+    assert status == 1 and "neither the Croupier firmware nor MicroPython answers on %s, and its flash is not blank" % rom in err, \
+        out + err
+    assert "pass --force" in err and "written" not in out
+    assert read_flash(rom, BOOT_OFFSET, len(first), tmp_path) == first, "refused: the flash is untouched"
+
+    status, out, err = croupier("flash", "--port", rom, "--db", db, "--micropython", image_file(tmp_path, second), "--force")
+    assert "--force: erasing without checking for games" in out and "esptool verified its hash" in out, out + err
+    assert read_flash(rom, BOOT_OFFSET, len(second), tmp_path) == second
+
+
+@pytest.mark.parametrize("data,reason", [
+    (b"\x00" + os.urandom(64 * 1024 - 1), "no ESP32 image"),  # what was once written as "MicroPython"
+    (app_image(ESP32S3FirmwareImage), "is built for the ESP32-S3, not the ESP32"),
+    (merged_image()[:-0x800], "the app (at flash 0x10000) is a damaged ESP32 image: End of file"),
+    (bytes(b ^ (i == 300) for i, b in enumerate(merged_image())), "fails its checksum"),
+], ids=["random", "esp32s3", "cut-short", "checksum"])
+def test_a_bad_image_is_refused_before_the_board_is_touched(rom, tmp_path, data, reason):
+    write_flash(rom, BOOT_OFFSET, b"installed" * 100, tmp_path)
+    status, out, err = croupier("flash", "--port", rom, "--db", str(tmp_path / "db.sqlite3"),
+                                "--micropython", image_file(tmp_path, data), "--force")
+    assert status == 1 and reason in err and "micropython.bin" in err, out + err
+    assert len(err.strip().splitlines()) == 1, "one line says why: %r" % err
+    assert read_flash(rom, BOOT_OFFSET, 900, tmp_path) == b"installed" * 100, "even with --force nothing was erased"
+
+
+def test_micropython_is_never_written_to_a_virtual_board(tmp_path):
+    status, out, err = croupier("flash", "--port", "sim", "--micropython", image_file(tmp_path, merged_image()))
+    assert status == 1 and "--micropython writes a real ESP32's flash; a virtual board (--port sim)" in err, out + err
+
+
+# -- boards without (the right) MicroPython, ports that are none ------------------------------
+class FakeRepl:
+    """The other end of a pty that answers the raw REPL like a MicroPython of a given version."""
+
+    def __init__(self, version, mpy, journal_files=-1):
+        self.master, slave = os.openpty()
+        self.port = os.ttyname(slave)
+        self._slave = slave
+        self.reply = b"OK%s %s %d %d\r\n\x04\x04>" % (MARK.encode(), version.encode(), mpy, journal_files)
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        try:
+            while True:
+                data = os.read(self.master, 4096)
+                if b"\x01" in data:
+                    os.write(self.master, RAW_PROMPT)
+                if data.endswith(b"\x04") and b"\x02" not in data:
+                    os.write(self.master, self.reply)
+        except OSError:
+            return  # closed
+
+    def close(self):
+        os.close(self._slave)
+        os.close(self.master)
+
+
+@pytest.fixture
+def fake_repl():
+    made = []
+
+    def make(version, mpy, journal_files=-1):
+        made.append(FakeRepl(version, mpy, journal_files))
+        return made[-1].port
+
+    yield make
+    for repl in made:
+        repl.close()
+
+
+@pytest.mark.parametrize("version,mpy,says", [
+    ("1.18.0", 5 | 2 << 10, "the MicroPython 1.18.0 on {port} loads .mpy version 5.0; the firmware is built as .mpy version 6"),
+    ("1.20.0", 6 | 1 << 8 | 2 << 10, "the MicroPython on {port} is 1.20.0, too old for the firmware"),
+    ("1.9.4", -1, "the MicroPython 1.9.4 on {port} loads no .mpy version"),
+])
+def test_a_micropython_that_cannot_run_the_firmware_is_named_before_anything_is_copied(fake_repl, version, mpy, says):
+    port = fake_repl(version, mpy)
+    status, out, err = croupier("flash", "--port", port)
+    assert status == 1 and says.format(port=port) in err, out + err
+    assert "Croupier needs MicroPython 1.21 or newer" in err and "--micropython" in err
+    assert len(err.strip().splitlines()) == 1 and "copying" not in out, out + err
+
+
+MPY_NOW = 6 | 3 << 8 | 2 << 10  # .mpy 6.3, what MicroPython 1.23 and later load
+
+
+def test_a_journal_on_a_board_whose_firmware_does_not_answer_is_never_erased(fake_repl, tmp_path):
+    port = fake_repl("1.23.0", MPY_NOW, journal_files=3)
+    status, out, err = croupier("flash", "--port", port, "--db", str(tmp_path / "db.sqlite3"),
+                                "--micropython", image_file(tmp_path, merged_image()))
+    assert status == 1 and ("the Croupier firmware does not answer on %s, but its MicroPython holds a journal "
+                            "(/journal)" % port) in err and "--force" in err, out + err
+
+
+def test_micropython_without_a_journal_is_nothing_to_lose(fake_repl, tmp_path):
+    port = fake_repl("1.23.0", MPY_NOW)
+    status, out, err = croupier("flash", "--port", port, "--db", str(tmp_path / "db.sqlite3"),
+                                "--micropython", image_file(tmp_path, merged_image()))
+    assert "nothing to lose: MicroPython 1.23.0 answers and holds no Croupier journal" in out, out + err
+    assert status == 1 and err.strip() == ("croupier flash: esptool chip-id: no ESP32 ROM bootloader answers on %s; "
+                                           "hold the board's BOOT button while esptool connects, or check the port"
+                                           % port), "a REPL is no ROM bootloader: %s" % err
+
+
+def test_a_blank_board_gets_one_line_saying_how_to_install_micropython():
+    master, slave = os.openpty()  # a port where nothing answers at all
+    try:
+        port = os.ttyname(slave)
+        status, out, err = croupier("flash", "--port", port)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert status == 1, out + err
+    assert err.strip() == ("croupier flash: no MicroPython answers on %s (a blank board, or one in its bootloader): "
+                           "install it with `croupier flash --port %s --micropython ESP32_GENERIC-<version>.bin` "
+                           "(download the ESP32_GENERIC image from https://micropython.org/download/ESP32_GENERIC/; "
+                           "Croupier needs MicroPython 1.21 or newer)" % (port, port)), err
+
+
+def test_a_missing_port_and_a_file_that_is_no_port_get_their_own_message(tmp_path):
+    status, _, err = croupier("flash", "--port", str(tmp_path / "ttyUSB9"))
+    assert status == 1 and err.strip() == ("croupier flash: there is no serial port %s: is the board plugged in? "
+                                           "(`croupier ports` lists the ports)" % (tmp_path / "ttyUSB9")), err
+    (tmp_path / "notes.txt").write_text("not a board")
+    status, _, err = croupier("flash", "--port", str(tmp_path / "notes.txt"))
+    assert status == 1 and "%s is not a serial device (it is a file)" % (tmp_path / "notes.txt") in err, err
+    status, _, err = croupier("flash", "--port", str(tmp_path))
+    assert status == 1 and "is not a serial device (it is a folder)" in err, err
