@@ -42,14 +42,25 @@ def progress_bar(description, total=None):
         yield update
 
 
-def print_table(title, columns, rows):
-    """rows: lists of cells (anything str() can show), one per column."""
+TEXT_COLUMNS = ("name", "player", "game", "players", "status", "started", "id")
+WRAPPED_COLUMNS = ("players",)  # lists of names wrap between names; every other cell stays whole
+
+
+def print_table(title, columns, rows, caption=None):
+    """rows: lists of cells (anything str() can show), one per column. Fits the terminal, or 80
+    columns when piped: light borders, headers wrapped between words, names lists wrapped;
+    the title above the table (as wide as the screen), the caption below it."""
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=title)
+    table = Table(caption=caption, caption_justify="left", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False, show_edge=False)
     for name in columns:
-        table.add_column(name, justify="left" if name in ("name", "player", "game", "players", "status") else "right")
+        table.add_column(name, justify="left" if name in TEXT_COLUMNS else "right", overflow="fold",
+                         no_wrap=name not in WRAPPED_COLUMNS, min_width=max(len(word) for word in name.split()))
     for row in rows:
         table.add_row(*[str(cell) for cell in row])
-    Console().print(table)
+    console = Console()
+    console.print(title, style="bold", markup=False, highlight=False)  # as wide as the screen, not the table
+    console.print(table)
+    console.print()
