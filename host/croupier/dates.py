@@ -65,10 +65,19 @@ def _offset(event):
     return (event.ms or 0) / 1000.0
 
 
+def _gap(before, after):
+    """The least time from the start of run `before` to the start of run `after`. A new
+    power-up starts after the previous one's last event; an event without a boot count may
+    share its power-up with the next run (a sighting by hello of older firmware), so then
+    only their events keep their order."""
+    if before[-1].boot is not None:
+        return _offset(before[-1])
+    return _offset(before[-1]) - _offset(after[0])
+
+
 def bounds(events):
     """[(lo, hi)] per event, in the order given (journal order), each side a float or None.
-    A run's start S is its power-up (or, for an event without ms, the event itself), so a run
-    starts no earlier than the previous run's last event."""
+    A run's start is its power-up (or, for an event without ms, the event itself)."""
     runs = _runs(events)
     starts = []
     for run in runs:  # what each run's own events say about its start
@@ -77,21 +86,17 @@ def bounds(events):
             lo = _max(lo, _shift(event.known[0], -_offset(event)))
             hi = _min(hi, _shift(event.known[1], -_offset(event)))
         if lo is not None and hi is not None and lo > hi:
-            lo, hi = hi, lo  # clocks that disagree: keep the span both allow, never one of them
+            lo, hi = hi, lo  # clocks that disagree: keep the span between them, not one of them
         starts.append([lo, hi])
-    for i in range(1, len(runs)):  # a run starts after the previous run's last event
-        starts[i][0] = _max(starts[i][0], _shift(starts[i - 1][0], _offset(runs[i - 1][-1])))
+    gaps = [_gap(before, after) for before, after in zip(runs, runs[1:])]
+    for i in range(1, len(runs)):  # a run starts after the previous run's last event ...
+        starts[i][0] = _max(starts[i][0], _shift(starts[i - 1][0], gaps[i - 1]))
     for i in range(len(runs) - 2, -1, -1):  # ... so that run ended before the next one's start
-        starts[i][1] = _min(starts[i][1], _shift(starts[i + 1][1], -_offset(runs[i][-1])))
+        starts[i][1] = _min(starts[i][1], _shift(starts[i + 1][1], -gaps[i]))
     out = []
     for run, (lo, hi) in zip(runs, starts):
         out += [(_shift(lo, _offset(e)), _shift(hi, _offset(e))) for e in run]
-    return out
-
-
-def whole_seconds(lo, hi):
-    """Bounds rounded outwards to whole seconds, for the database."""
-    return (None if lo is None else math.floor(lo), None if hi is None else math.ceil(hi))
+    return [(hi, lo) if lo is not None and hi is not None and lo > hi else (lo, hi) for lo, hi in out]
 
 
 # -- showing dates ---------------------------------------------------------------------------
@@ -130,13 +135,14 @@ def show(lo, hi):
     return "?"
 
 
-def iso(t):
+def iso(t, to_second=round):
     """ISO 8601 in UTC to the second (`2026-11-30T14:02:05Z`), or "" for None."""
     if t is None:
         return ""
-    return datetime.fromtimestamp(round(t), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(to_second(t), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def iso_fields(name, lo, hi):
-    """{name: the moment when known, name_min, name_max: the bounds}, ISO 8601 ("" = none)."""
-    return {name: iso(exact(lo, hi)), name + "_min": iso(lo), name + "_max": iso(hi)}
+    """{name: the moment when known, name_min, name_max: the bounds, widened to whole
+    seconds}, ISO 8601 ("" = none)."""
+    return {name: iso(exact(lo, hi)), name + "_min": iso(lo, math.floor), name + "_max": iso(hi, math.ceil)}

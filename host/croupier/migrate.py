@@ -45,9 +45,8 @@ def upgrade(store):
     db = store.db
     db.execute("BEGIN IMMEDIATE")
     with db:
-        _add_columns(db, "records", ("boot INTEGER", "ms INTEGER", "t_min INTEGER", "t_max INTEGER"))
-        _add_columns(db, "games", ("started_min INTEGER", "started_max INTEGER", "ended_min INTEGER",
-                                   "ended_max INTEGER"))
+        _add_columns(db, "records", ("boot INTEGER", "ms INTEGER", "t_min REAL", "t_max REAL"))
+        _add_columns(db, "games", ("started_min REAL", "started_max REAL", "ended_min REAL", "ended_max REAL"))
         db.execute("ALTER TABLE results RENAME TO results_v0")
         db.execute(RESULTS_TABLE)  # execute, not executescript: that would commit half the upgrade
         # Every record stored was made before its journal's last sync ended.

@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS records (
     device TEXT NOT NULL, log_epoch TEXT NOT NULL, seq INTEGER NOT NULL,
     time INTEGER, game_id INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
     boot INTEGER, ms INTEGER,          -- the board's power-up count and ms since, when it sent them
-    t_min INTEGER, t_max INTEGER,      -- when it was made, Unix seconds (dates.py); NULL: unbounded
+    t_min REAL, t_max REAL,            -- when it was made, Unix seconds (dates.py); NULL: unbounded
     PRIMARY KEY (device, log_epoch, seq));
 CREATE INDEX IF NOT EXISTS records_by_game ON records (device, log_epoch, game_id, seq);
 CREATE TABLE IF NOT EXISTS sightings (  -- each sync's hello: the board's clock against the host's
@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL, status TEXT NOT NULL,          -- playing | over | abandoned
     started INTEGER, ended INTEGER, options TEXT NOT NULL,  -- started/ended: when exactly known
     final_state TEXT NOT NULL, timeline TEXT NOT NULL,  -- JSON
-    started_min INTEGER, started_max INTEGER, ended_min INTEGER, ended_max INTEGER,
+    started_min REAL, started_max REAL, ended_min REAL, ended_max REAL,  -- bounds, as records'
     PRIMARY KEY (device, log_epoch, game_id));
 """ + RESULTS_TABLE
 
@@ -181,7 +181,7 @@ class Store:
                          + [(seq, seq, dates.record_event(stamp, [boot, ms] if boot is not None else None))
                             for seq, stamp, boot, ms in records], key=lambda item: item[0])
         found = dates.bounds([event for _, _, event in ordered])
-        when = {seq: dates.whole_seconds(*b) for (_, seq, _), b in zip(ordered, found) if seq is not None}
+        when = {seq: b for (_, seq, _), b in zip(ordered, found) if seq is not None}
         self.db.executemany("UPDATE records SET t_min=?, t_max=? WHERE device=? AND log_epoch=? AND seq=?",
                             [when[seq] + key + (seq,) for seq in when])
         ends = dict(self.db.execute("SELECT game_id, seq FROM records WHERE device=? AND log_epoch=? "
