@@ -1,5 +1,7 @@
 """When each record was made: reconstructed from [boot, ms] and the syncs' hellos across
 reboots and power cuts, stored as bounds, and shown the same way everywhere."""
+import time
+
 import pytest
 
 from journal_records import journal, stamped
@@ -129,3 +131,29 @@ def test_the_display_marks_every_kind_of_date(utc):
     assert dates.iso_fields("started", day, day + 2) == {
         "started": "2026-11-30T19:22:01Z", "started_min": "2026-11-30T19:22:00Z", "started_max": "2026-11-30T19:22:02Z"}
     assert dates.iso_fields("ended", None, day) == {"ended": "", "ended_min": "", "ended_max": "2026-11-30T19:22:00Z"}
+
+
+def test_a_sync_dates_the_boards_records_truly_and_exactly_once_its_clock_runs(vboard, tmp_path):
+    from croupier.commands.demo import play_through_link
+    from croupier.link import connect
+    from croupier.store import Store
+    from croupier.sync import sync
+
+    db = tmp_path / "games.sqlite3"
+    with connect(vboard.port) as link, Store(db) as store:
+        first_from = time.time()
+        play_through_link(link, "lobo77", PLAYERS, ["10", "9"])  # the board's clock is not set yet
+        first_to = time.time()
+        sync(link, store)  # sets the clock
+        second_from = time.time()
+        play_through_link(link, "basta", PLAYERS, ["10", "9"])
+        second_to = time.time()
+        sync(link, store)
+        rows = store.db.execute("SELECT game_id, t_min, t_max FROM records ORDER BY seq").fetchall()
+        [lobo, basta] = store.games()
+    slack = dates.BOARD_STAMP_SLACK
+    for game_id, lo, hi in rows:
+        made_from, made_to = (first_from, first_to) if game_id == lobo["game_id"] else (second_from, second_to)
+        assert (lo is None or lo <= made_to + slack) and hi >= made_from - slack, (game_id, lo, hi)
+    assert basta["started"] is not None and second_from - slack <= basta["started"] <= second_to + slack
+    assert lobo["started_max"] is not None
