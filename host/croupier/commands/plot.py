@@ -25,6 +25,6 @@ def run(args):
             if not games:
                 raise ValueError("no games in %s yet (run `croupier sync`)" % store.path)
             game = store.find_game(args.game, games) if args.game else games[-1]
-            path = plots.game_chart(game, args.out or "croupier-game.png")
+            path = plots.game_chart(game, args.out or "croupier-game.png", number=games.index(game) + 1)
     print("chart written to %s" % path)
     return 0
