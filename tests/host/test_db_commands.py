@@ -177,3 +177,26 @@ def test_export_csv_gives_iso_dates_with_bounds_and_each_games_own_columns(db, c
     assert basta["started"] == "2026-11-30T19:05:23Z" and basta["started_min"] <= basta["started"] <= basta["started_max"]
     assert basta["penalties"] != "" and basta["tokens_lost"] == basta["busts"] == ""
     assert lobo["tokens_lost"] != "" and lobo["penalties"] == ""
+
+
+def test_a_table_too_wide_for_80_columns_comes_in_parts_losing_no_column(tmp_path):
+    names = ["Alexandrina Longname", "Bartholomew Q", "Cornelius Jr", "Desdemona Vale", "Evangeline O",
+             "Fitzgerald Park", "Gwendolyn Ash", "Hieronymus Bosch"]  # eight seats: the most Lobo 77 takes
+    path = tmp_path / "wide.sqlite3"
+    records = journal("lobo77", names, script_game("lobo77", names, seed=2))
+    with Store(path) as store, store.transaction():
+        store.add_records(DEVICE, EPOCH, records)
+        game, results = replay(records)
+        game.update(device=DEVICE, log_epoch=EPOCH)
+        store.save_game(game, results)
+    out = lines_fit(piped("standings", "--db", str(path)))
+    assert "Head-to-head: games the row player won / games played together (part 1 of 2)" in out
+    headers = ""  # every table's header lines: from its title to its rule
+    for block in out.strip().split("\n\n"):
+        lines = block.strip("\n").splitlines()
+        rule = [i for i, line in enumerate(lines) if line.startswith("─")]
+        assert rule, block
+        headers += " ".join(lines[1:rule[0]]) + " "
+    for name in names:
+        assert all(word in headers for word in name.split())  # every column is shown, its header whole
+        assert sum(line.startswith(name + " ") for line in out.splitlines()) >= 3  # a row in every table
