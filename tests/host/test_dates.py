@@ -47,6 +47,7 @@ def test_records_of_the_current_boot_get_their_exact_time_from_hello(store):
     found = store_journal(store, records, [(len(records), H, H + 0.4, 3, 60_000)])
     assert_contains(found, truths(records, power_up))
     assert all(hi - lo <= 2 for lo, hi in found.values())
+    assert store.records("dev", "ep") == records  # [boot, ms] kept as the board sent it
     [g] = store.games()
     assert g["started"] == pytest.approx(power_up + 5, abs=1)
     assert dates.exact(g["started_min"], g["started_max"]) is not None
@@ -116,6 +117,20 @@ def test_a_resync_tightens_nothing_it_cannot_and_keeps_every_bound_true(store):
         store.date_journal("dev", "ep")
     again = {seq: (lo, hi) for seq, lo, hi in store.db.execute("SELECT seq, t_min, t_max FROM records")}
     assert all(again[s][0] >= first[s][0] and again[s][1] <= first[s][1] for s in first)
+
+
+def test_a_pulled_record_may_carry_boot_and_ms_and_nothing_else():
+    from croupier.link import LinkError
+    from croupier.sync import _check_record
+
+    good = [7, None, 1, "play", "9"]
+    _check_record(good, 6)
+    _check_record(good + [[3, 81_250]], 6)
+    for bad in ([3], [3, -1], [3, True], "3:81250", [3, 1.5]):
+        with pytest.raises(LinkError, match="malformed journal record after seq 6"):
+            _check_record(good + [bad], 6)
+    with pytest.raises(LinkError):
+        _check_record(good + [[3, 81_250], "more"], 6)
 
 
 def test_the_display_marks_every_kind_of_date(utc):
