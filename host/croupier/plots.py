@@ -1,6 +1,8 @@
 """PNG charts (matplotlib, Agg backend: no display needed)."""
 from pathlib import Path
 
+from croupier.dates import show
+
 
 def _pyplot():
     import matplotlib
@@ -59,8 +61,6 @@ LABELS = {"factors": "score (lowest wins)", "duo": "points"}
 
 
 def _title(game, number):
-    from croupier.dates import show
-
     winners = [p["name"] for p in game["players"] if p["won"]]
     outcome = "won by %s" % ", ".join(winners) if winners else game["status"]
     name = "game #%s" % number if number is not None else "game"
@@ -119,9 +119,8 @@ def _race_chart(plt, game):
         kinds = [kind for kind, _ in marks]
         xs.append(x)
         ys.append(reached if reached is not None else float("nan"))
-        for kind in ("doublet", "bust"):
-            if kind in kinds:
-                marks_at[kind].append((x, reached, seat))
+        marks_at["doublet"] += [(x, reached, payer) for kind, payer in marks if kind == "doublet"]
+        marks_at["bust"] += [(x, reached, payer) for kind, payer in marks if kind == "bust"]
         if card == "basta":
             marks_at["basta"].append((x, reached, seat))
         outs += [(x, s) for kind, s in marks if kind == "eliminated" and s is not None]

@@ -17,8 +17,9 @@ MEASURES = {
     "factors": (("score", "avg score", "mean"), ("penalty_cards", "penalty cards", "sum")),
     "duo": (("score", "avg points", "mean"), ("rounds_won", "rounds won", "sum")),
 }
-# Effects a chart marks, and the measure each one adds to for the seat it names.
+# Effects the timeline keeps per input, for the charts to mark.
 MARKED = ("doublet", "bust", "swimming", "eliminated", "round_end", "game_end", "maumau")
+# Effects that count once more for the seat they name.
 EFFECT_MEASURES = {"doublet": "doublets", "bust": "busts"}
 ROUND_WINS = {"maumau": "maumau", "duo": "round_end"}  # the effect that names a round's winner
 
