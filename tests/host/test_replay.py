@@ -98,3 +98,21 @@ def test_a_maumau_player_who_joined_between_rounds_has_results_too():
     assert [r["measures"] for r in results] == [{"score": 0, "rounds_won": 1, "eliminated": 0},
                                                 {"score": -10, "rounds_won": 0, "eliminated": 0},
                                                 {"score": -10, "rounds_won": 0, "eliminated": 0}]
+
+
+def test_the_timeline_keeps_the_total_a_bust_reached_and_who_paid():
+    # B 66 (a doublet), C 10 -> 76, A 11 -> 87: a bust for A (RULES.md), the next round at 0
+    game, results = replay(journal("lobo77", PLAYERS3, ["66", "10", "11", "5"]))
+    steps = game["timeline"]["steps"]
+    assert steps[0] == [1, "66", 66, [["doublet", 1]]]
+    assert steps[2] == [0, "11", 87, [["bust", 0], ["round_end", 0]]]
+    assert game["timeline"]["points"][3][0] == 0 and steps[3][2] == 5
+    assert [r["measures"]["busts"] for r in results] == [1, 0, 0]
+
+
+def test_each_game_counts_its_own_measures():
+    _, basta = replay(journal("basta", PLAYERS3, ["5", "basta", "3"]))  # Bob calls Basta!, Cy busts
+    assert [r["measures"] for r in basta] == [{"penalties": 0, "bastas": 0}, {"penalties": 0, "bastas": 1},
+                                             {"penalties": 1, "bastas": 0}]
+    _, factors = replay(journal("factors", PLAYERS3, ["pen:2", "pen:2", "hand:0:4", "hand:1:0", "hand:2:1"]))
+    assert [(r["measures"]["penalty_cards"], r["measures"]["score"]) for r in factors] == [(0, 4), (0, 0), (2, 7)]
