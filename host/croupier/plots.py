@@ -192,6 +192,9 @@ CHARTS = {"lobo77": _race_chart, "basta": _race_chart}
 def game_figure(game, number=None):
     """The matplotlib figure of one game, in the chart that fits its kind. number: the game's
     number in `croupier games`, for the title."""
+    if "steps" not in game["timeline"]:  # kept from an older database: its records no longer replay
+        raise ValueError("game %s was stored by an earlier croupier and no longer replays: it has no chart"
+                         % (number if number is not None else game["game_id"]))
     plt = _pyplot()
     fig = CHARTS.get(game["game"], _rounds_chart)(plt, game)
     fig.suptitle(_title(game, number), fontsize=11)

@@ -79,3 +79,18 @@ def test_an_upgraded_database_syncs_a_board(tmp_path, vboard):
     with Store(path) as store:
         assert store.record_count() == len(records) + 3
         assert [g["game"] for g in store.games()] == ["basta", "lobo77"]
+
+
+def test_a_game_that_no_longer_replays_keeps_its_old_counts_and_says_why_it_has_no_chart(tmp_path, capsys):
+    path = tmp_path / "croupier.sqlite3"
+    records, final = old_database(path)
+    db = sqlite3.connect(str(path))
+    with db:  # as if the rules had changed since: the end record no longer matches a replay
+        db.execute("UPDATE records SET data = ? WHERE seq = ?", ('{"over":true}', records[-1][0]))
+    db.close()
+    with Store(path) as store:
+        [game] = store.games()
+        assert [p["measures"]["tokens_lost"] for p in game["players"]] == [p["penalties"] for p in final["players"]]
+        assert store.record_count() == len(records)
+    assert main(["plot", "game", "1", "--db", str(path), "--out", str(tmp_path / "g.png")]) == 1
+    assert "no longer replays" in capsys.readouterr().err and not (tmp_path / "g.png").exists()
