@@ -161,13 +161,14 @@ def _rounds_chart(plt, game):
     """Mau-Mau, the factor race, the two-player game: each player's score after every round,
     with the game's limit or target, and who went out when."""
     timeline = game["timeline"]
-    ends, outs = [], []
-    for i, (_, _, _, marks) in enumerate(timeline["steps"], 1):
-        kinds = [k for k, _ in marks]
-        outs += [(len(ends) + 1, s) for k, s in marks if k == "eliminated" and s is not None]
-        if "round_end" in kinds:
-            ends.append(i)
-    series = [timeline["points"][i][1] for i in [0] + ends]
+    points = timeline["points"]
+    series, outs = [list(points[0][1])], []
+    for i, (_, card, _, marks) in enumerate(timeline["steps"], 1):
+        outs += [(len(series), s) for k, s in marks if k == "eliminated" and s is not None]
+        if any(k == "round_end" for k, _ in marks):
+            series.append(list(points[i][1]))
+        elif card.startswith("join:"):  # a Mau-Mau player joining between rounds starts here
+            series[-1].append(points[i][1][-1])
     fig, ax = plt.subplots(figsize=(9, 4.5))
     shifts = _meter_lines(ax, game, list(range(len(series))), series, LABELS.get(game["game"], timeline["meter"]),
                           step=False)

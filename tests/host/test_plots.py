@@ -134,3 +134,12 @@ def test_score_pad_games_chart_each_players_score_after_every_round(kind, player
         [line] = by_gid(ax, "meter:%d" % seat)
         assert list(line.get_xdata()) == list(range(rounds + 1))
         assert abs(line.get_ydata()[-1] - player["score"]) <= spread
+
+
+def test_a_maumau_player_who_joins_starts_their_line_at_the_score_they_joined_with():
+    cards = ["out:0", "hand:1:30", "join:Cy", "out:1", "hand:0:20", "hand:2:50"]
+    game = rebuilt("maumau", ["Ann", "Bob"], cards=cards)
+    [ax] = plots.game_figure(game).axes
+    [cy] = by_gid(ax, "meter:2")
+    ys = list(cy.get_ydata())
+    assert math.isnan(ys[0]) and abs(ys[1] - -30) < 5 and abs(ys[2] - -80) < 5  # joined with the worst score
