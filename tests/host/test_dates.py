@@ -74,6 +74,20 @@ def test_earlier_boots_are_bounded_by_the_syncs_and_boots_around_them(store):
     assert started[5]["started"] is None and started[1]["started"] is not None
 
 
+def test_a_game_cut_by_a_power_cut_and_resumed_is_dated_on_both_sides_of_the_cut(store):
+    # one game: its first cards in boot 4 (no clock), the power cut, the rest after the box
+    # came back (boot 5, the one the sync sees)
+    p4, p5 = H - 7200, H - 1800
+    records = game(1, cards=("10", "9", "3", "5", "6"))
+    before, after = stamped(records[:3], boot=4, first_ms=30_000), stamped(records[3:], boot=5, first_ms=4_000)
+    found = store_journal(store, before + after, [(6, H, H + 0.3, 5, 1_800_000)])
+    assert_contains(found, {**truths(before, p4), **truths(after, p5)})
+    assert all(found[s][1] - found[s][0] <= 2 for s in (4, 5, 6))      # after the cut: known
+    assert found[3][0] is None and found[3][1] <= p5 + 1               # before it: before boot 5
+    [g] = store.games()
+    assert g["started"] is None and g["started_max"] <= p5 - 2 + 1
+
+
 def test_one_known_time_pins_every_record_of_its_boot(store):
     # boot 2: a game before the clock was set, then one after (the board then stamps records)
     p2 = H - 5000
