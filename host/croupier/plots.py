@@ -96,12 +96,23 @@ def _meter_lines(ax, game, xs, series, label, step=True):
     return shifts
 
 
-def _out_marks(ax, outs, series, shifts):
-    """A black x on each player's line where they went out (eliminated). outs: (x, seat)."""
-    points = [(x, series[x][seat] + shifts[seat]) for x, seat in outs if seat < len(series[x])]
+PLAYER_MARKS = {"eliminated": dict(marker="x", s=80, color="black", label="out"),
+                "swimming": dict(marker="o", s=150, facecolors="none", edgecolors="black", label="swimming")}
+
+
+def _player_marks(ax, kind, at, series, shifts):
+    """A mark on each player's line where an effect names them (out: a black x; swimming: a
+    ring). at: (x, seat)."""
+    points = [(x, series[x][seat] + shifts[seat]) for x, seat in at if seat < len(series[x])]
     if points:
-        ax.scatter(*zip(*points), marker="x", s=80, color="black", zorder=4, label="out", gid="out")
+        style = PLAYER_MARKS[kind]
+        ax.scatter(*zip(*points), zorder=4, gid=style["label"], **style)
         _outside_legend(ax, SHIFT_NOTE)
+
+
+def _named(marks, kind):
+    """The seats an input's effects of this kind name."""
+    return [seat for k, seat in marks if k == kind and seat is not None]
 
 
 def _race_chart(plt, game):
@@ -114,7 +125,7 @@ def _race_chart(plt, game):
     fig, (total_ax, meter_ax) = plt.subplots(2, 1, figsize=(10, 6.5), sharex=True,
                                              gridspec_kw={"height_ratios": [3, 2]})
     xs, ys = [0], [0]
-    round_ends, marks_at, outs = [], {"doublet": [], "bust": [], "basta": []}, []
+    round_ends, marks_at, named = [], {"doublet": [], "bust": [], "basta": []}, {"eliminated": [], "swimming": []}
     for x, (seat, card, reached, marks) in enumerate(steps, 1):
         kinds = [kind for kind, _ in marks]
         xs.append(x)
@@ -123,7 +134,8 @@ def _race_chart(plt, game):
         marks_at["bust"] += [(x, reached, payer) for kind, payer in marks if kind == "bust"]
         if card == "basta":
             marks_at["basta"].append((x, reached, seat))
-        outs += [(x, s) for kind, s in marks if kind == "eliminated" and s is not None]
+        for kind, at in named.items():
+            at += [(x, seat) for seat in _named(marks, kind)]
         if "round_end" in kinds:
             round_ends.append(x)
             xs += [x, x]  # the next round starts from 0 at the same card: a gap, not a fall
@@ -150,7 +162,8 @@ def _race_chart(plt, game):
     _outside_legend(total_ax)
     series = [p[1] for p in points]
     shifts = _meter_lines(meter_ax, game, list(range(len(points))), series, timeline["meter"])
-    _out_marks(meter_ax, outs, series, shifts)
+    for kind, at in named.items():
+        _player_marks(meter_ax, kind, at, series, shifts)
     meter_ax.set_xlabel("cards played (dotted: round ends)")
     for ax in (total_ax, meter_ax):
         _whole_numbers(ax, "xy")
@@ -164,7 +177,7 @@ def _rounds_chart(plt, game):
     points = timeline["points"]
     series, outs = [list(points[0][1])], []
     for i, (_, card, _, marks) in enumerate(timeline["steps"], 1):
-        outs += [(len(series), s) for k, s in marks if k == "eliminated" and s is not None]
+        outs += [(len(series), seat) for seat in _named(marks, "eliminated")]
         if any(k == "round_end" for k, _ in marks):
             series.append(list(points[i][1]))
         elif card.startswith("join:"):  # a Mau-Mau player joining between rounds starts here
@@ -172,7 +185,7 @@ def _rounds_chart(plt, game):
     fig, ax = plt.subplots(figsize=(9, 4.5))
     shifts = _meter_lines(ax, game, list(range(len(series))), series, LABELS.get(game["game"], timeline["meter"]),
                           step=False)
-    _out_marks(ax, outs, series, shifts)
+    _player_marks(ax, "eliminated", outs, series, shifts)
     options = game["options"]
     if game["game"] == "maumau":
         ax.axhline(options["limit"], color="#c0392b", linestyle="--", linewidth=0.8)

@@ -70,6 +70,8 @@ def test_lobo77_marks_doublets_round_ends_and_players_who_are_out():
     assert sorted(line.get_xdata()[0] for line in by_gid(total_ax, "round_end")) == ends
     [out] = by_gid(meter_ax, "out")
     assert len(out.get_offsets()) == len(LOBO) - 1
+    swims = steps_with(game, "swimming")
+    assert swims and [p[0] for p in by_gid(meter_ax, "swimming")[0].get_offsets()] == [x for x, _, _ in swims]
 
 
 def test_card_and_count_axes_have_whole_number_ticks_only():
