@@ -1,6 +1,8 @@
 """PNG charts (matplotlib, Agg backend: no display needed)."""
 from pathlib import Path
 
+from croupier.dates import show
+
 
 def _pyplot():
     import matplotlib
@@ -11,10 +13,12 @@ def _pyplot():
     return plt
 
 
-def _whole_numbers(ax):
+def _whole_numbers(ax, which="y"):
+    """Ticks on whole numbers only (no 0.25 cards, no half tokens)."""
     from matplotlib.ticker import MaxNLocator
 
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    for axis in which:
+        getattr(ax, axis + "axis").set_major_locator(MaxNLocator(integer=True))
 
 
 def _save(fig, path):
@@ -45,24 +49,171 @@ def standings_chart(rows, path, title="Standings"):
     return _save(fig, path)
 
 
-def game_chart(game, path):
-    """One game over time: the running total, and each player's tokens/penalties when the game has them."""
-    plt = _pyplot()
+# -- one game -------------------------------------------------------------------------------
+TITLES = {"lobo77": "Lobo 77", "basta": "BASTA", "maumau": "Mau-Mau", "factors": "Factor race", "duo": "Two-player sums"}
+# Where a round of the racing games ends: the total a card must reach to bust.
+BUST_LINES = {"lobo77": (77, "77: bust"), "basta": (50, "50: over it is a bust")}
+PLAYER_MARKERS = "osD^vP*X"
+OVERLAP = 0.02  # of the meter's range between players' lines, so equal counts stay apart
+SHIFT_NOTE = "lines drawn a little\napart where equal"
+LABELS = {"factors": "score (lowest wins)", "duo": "points"}
+
+
+def _title(game, number):
+    winners = [p["name"] for p in game["players"] if p["won"]]
+    outcome = "won by %s" % ", ".join(winners) if winners else game["status"]
+    name = "game #%s" % number if number is not None else "game"
+    return "%s, %s (%s): %s" % (TITLES.get(game["game"], game["game"]), name,
+                                show(game["started_min"], game["started_max"]), outcome)
+
+
+def _outside_legend(ax, title=None):
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, title=title,
+              title_fontsize=7)
+
+
+def _meter_lines(ax, game, xs, series, label, step=True):
+    """One line per player, shifted a little off the true value (lines that share a value stay
+    visible), marked where it changes (step) or at every point. series: per x the meter per
+    seat (shorter while a Mau-Mau seat had not joined). Returns each seat's shift."""
+    values = [v for row in series for v in row if v is not None]
+    spread = OVERLAP * max(1, max(values) - min(values)) if values else 0
+    count = len(game["players"])
+    shifts = [(seat - (count - 1) / 2) * spread for seat in range(count)]
+    for seat, player in enumerate(game["players"]):
+        shift = shifts[seat]
+        ys = [row[seat] + shift if seat < len(row) and row[seat] is not None else float("nan") for row in series]
+        marked = [i for i in range(len(ys)) if not step or i == 0 or ys[i] != ys[i - 1]]
+        style = dict(marker=PLAYER_MARKERS[seat % len(PLAYER_MARKERS)], markevery=marked,
+                     label=player["name"] + (" (won)" if player["won"] else ""), gid="meter:%d" % seat)
+        if step:
+            ax.step(xs, ys, where="post", **style)
+        else:
+            ax.plot(xs, ys, **style)
+    ax.set_ylabel(label)
+    _outside_legend(ax, SHIFT_NOTE)
+    return shifts
+
+
+PLAYER_MARKS = {"eliminated": dict(marker="x", s=80, color="black", label="out"),
+                "swimming": dict(marker="o", s=150, facecolors="none", edgecolors="black", label="swimming")}
+
+
+def _player_marks(ax, kind, at, series, shifts):
+    """A mark on each player's line where an effect names them (out: a black x; swimming: a
+    ring). at: (x, seat)."""
+    points = [(x, series[x][seat] + shifts[seat]) for x, seat in at if seat < len(series[x])]
+    if points:
+        style = PLAYER_MARKS[kind]
+        ax.scatter(*zip(*points), zorder=4, gid=style["label"], **style)
+        _outside_legend(ax, SHIFT_NOTE)
+
+
+def _named(marks, kind):
+    """The seats an input's effects of this kind name."""
+    return [seat for k, seat in marks if k == kind and seat is not None]
+
+
+def _race_chart(plt, game):
+    """Lobo 77, BASTA: the running total of every round, up to the total each bust reached,
+    with doublets, busts (who, and the total) and round ends marked; below it each player's
+    tokens or penalties."""
+    timeline = game["timeline"]
+    steps, points = timeline["steps"], timeline["points"]
+    names = [p["name"] for p in game["players"]]
+    fig, (total_ax, meter_ax) = plt.subplots(2, 1, figsize=(10, 6.5), sharex=True,
+                                             gridspec_kw={"height_ratios": [3, 2]})
+    xs, ys = [0], [0]
+    round_ends, marks_at, named = [], {"doublet": [], "bust": [], "basta": []}, {"eliminated": [], "swimming": []}
+    for x, (seat, card, reached, marks) in enumerate(steps, 1):
+        kinds = [kind for kind, _ in marks]
+        xs.append(x)
+        ys.append(reached if reached is not None else float("nan"))
+        marks_at["doublet"] += [(x, reached, payer) for kind, payer in marks if kind == "doublet"]
+        marks_at["bust"] += [(x, reached, payer) for kind, payer in marks if kind == "bust"]
+        if card == "basta":
+            marks_at["basta"].append((x, reached, seat))
+        for kind, at in named.items():
+            at += [(x, seat) for seat in _named(marks, kind)]
+        if "round_end" in kinds:
+            round_ends.append(x)
+            xs += [x, x]  # the next round starts from 0 at the same card: a gap, not a fall
+            ys += [float("nan"), 0]
+    total_ax.plot(xs, ys, color="#2a6f97", linewidth=1.5, gid="total")
+    styles = {"doublet": ("D", 40, "#f4a259", "doublet"), "bust": ("X", 70, "#c0392b", "bust"),
+              "basta": ("*", 120, "#6a4c93", "Basta!")}
+    for kind, at in marks_at.items():
+        if at:
+            marker, size, color, label = styles[kind]
+            total_ax.scatter([a[0] for a in at], [a[1] for a in at], marker=marker, s=size, color=color, zorder=3,
+                             label=label, gid=kind)
+    for x, reached, seat in marks_at["bust"]:
+        total_ax.annotate("%s %s" % (names[seat] if seat is not None else "", reached), (x, reached),
+                          textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8, color="#c0392b")
+    line = BUST_LINES.get(game["game"])
+    if line:
+        total_ax.axhline(line[0], color="#c0392b", linestyle="--", linewidth=0.8, label=line[1])
+    total_ax.margins(y=0.15)  # room above the highest bust for its label
+    for ax in (total_ax, meter_ax):
+        for x in round_ends:
+            ax.axvline(x, color="#999999", linestyle=":", linewidth=0.8, gid="round_end")
+    total_ax.set_ylabel("total")
+    _outside_legend(total_ax)
+    series = [p[1] for p in points]
+    shifts = _meter_lines(meter_ax, game, list(range(len(points))), series, timeline["meter"])
+    for kind, at in named.items():
+        _player_marks(meter_ax, kind, at, series, shifts)
+    meter_ax.set_xlabel("cards played (dotted: round ends)")
+    for ax in (total_ax, meter_ax):
+        _whole_numbers(ax, "xy")
+    return fig
+
+
+def _rounds_chart(plt, game):
+    """Mau-Mau, the factor race, the two-player game: each player's score after every round,
+    with the game's limit or target, and who went out when."""
     timeline = game["timeline"]
     points = timeline["points"]
-    meter = timeline.get("meter")
-    fig, axes = plt.subplots(2 if meter else 1, 1, figsize=(8, 6 if meter else 3.5), sharex=True, squeeze=False)
-    cards = list(range(len(points)))
-    total_ax = axes[0][0]
-    total_ax.plot(cards, [p[0] if p[0] is not None else float("nan") for p in points], color="#2a6f97")
-    total_ax.set_ylabel("total")
-    total_ax.set_title("%s game %s (%s)" % (game["game"], game["game_id"], game["status"]))
-    if meter:
-        ax = axes[1][0]
-        for seat, player in enumerate(game["players"]):
-            ax.step(cards, [p[1][seat] for p in points], where="post", label=player["name"])
-        ax.set_ylabel(meter)
-        _whole_numbers(ax)
-        ax.legend(fontsize=8)
-    axes[-1][0].set_xlabel("cards played")
-    return _save(fig, path)
+    series, outs = [list(points[0][1])], []
+    for i, (_, card, _, marks) in enumerate(timeline["steps"], 1):
+        outs += [(len(series), seat) for seat in _named(marks, "eliminated")]
+        if any(k == "round_end" for k, _ in marks):
+            series.append(list(points[i][1]))
+        elif card.startswith("join:"):  # a Mau-Mau player joining between rounds starts here
+            series[-1].append(points[i][1][-1])
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    shifts = _meter_lines(ax, game, list(range(len(series))), series, LABELS.get(game["game"], timeline["meter"]),
+                          step=False)
+    _player_marks(ax, "eliminated", outs, series, shifts)
+    options = game["options"]
+    if game["game"] == "maumau":
+        ax.axhline(options["limit"], color="#c0392b", linestyle="--", linewidth=0.8)
+        ax.annotate("out at %s" % options["limit"], (0, options["limit"]), fontsize=8, color="#c0392b",
+                    textcoords="offset points", xytext=(2, 3))
+    elif game["game"] == "duo":
+        ax.axhline(options["target"], color="#2a9d8f", linestyle="--", linewidth=0.8)
+        ax.annotate("wins at %s" % options["target"], (0, options["target"]), fontsize=8, color="#2a9d8f",
+                    textcoords="offset points", xytext=(2, -10))
+    ax.set_xlabel("rounds played")
+    _whole_numbers(ax, "xy")
+    return fig
+
+
+CHARTS = {"lobo77": _race_chart, "basta": _race_chart}
+
+
+def game_figure(game, number=None):
+    """The matplotlib figure of one game, in the chart that fits its kind. number: the game's
+    number in `croupier games`, for the title."""
+    if "steps" not in game["timeline"]:  # kept from an older database: its records no longer replay
+        raise ValueError("game %s was stored by an earlier croupier and no longer replays: it has no chart"
+                         % (number if number is not None else game["game_id"]))
+    plt = _pyplot()
+    fig = CHARTS.get(game["game"], _rounds_chart)(plt, game)
+    fig.suptitle(_title(game, number), fontsize=11)
+    return fig
+
+
+def game_chart(game, path, number=None):
+    """One game as a PNG (game_figure)."""
+    return _save(game_figure(game, number), path)

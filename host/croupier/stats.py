@@ -1,7 +1,7 @@
 """Standings and summaries computed from rebuilt games (store.Store.games()). Pure functions."""
 from collections import defaultdict
 
-COUNTS = ("tokens_lost", "doublets", "busts", "eliminated")
+from croupier.scoring import MEASURES
 
 
 def finished(games, game_type=None):
@@ -9,18 +9,31 @@ def finished(games, game_type=None):
     return [g for g in games if g["status"] == "over" and (game_type is None or g["game"] == game_type)]
 
 
-def standings(games):
-    """One row per player over finished games, best first: games, wins, win_rate and COUNTS."""
+def kinds(games):
+    """The game kinds among `games`, by name."""
+    return sorted({g["game"] for g in games})
+
+
+def standings(games, kind=None):
+    """One row per player over finished games, best first: games, wins, win_rate, and with
+    `kind` (only that kind's games) its MEASURES, summed or averaged per game."""
+    measures = MEASURES.get(kind, ()) if kind else ()
     rows = {}
     for game in games:
+        if kind and game["game"] != kind:
+            continue
         for p in game["players"]:
-            row = rows.setdefault(p["name"], dict({"name": p["name"], "games": 0, "wins": 0}, **dict.fromkeys(COUNTS, 0)))
+            row = rows.setdefault(p["name"], dict({"name": p["name"], "games": 0, "wins": 0},
+                                                  **{key: 0 for key, _, _ in measures}))
             row["games"] += 1
             row["wins"] += p["won"]
-            for c in COUNTS:
-                row[c] += p[c]
+            for key, _, _ in measures:
+                row[key] += p["measures"].get(key, 0)
     for row in rows.values():
         row["win_rate"] = row["wins"] / row["games"]
+        for key, _, how in measures:
+            if how == "mean":
+                row[key] = row[key] / row["games"]
     return sorted(rows.values(), key=lambda r: (-r["win_rate"], -r["wins"], r["name"]))
 
 
@@ -39,20 +52,18 @@ def head_to_head(games):
 
 def by_game_type(games):
     """Per game type: played, finished, abandoned, and per finished game the average number of
-    cards, rounds, doublets and busts."""
+    cards and rounds."""
     rows = {}
     for g in games:
         row = rows.setdefault(g["game"], {"game": g["game"], "played": 0, "over": 0, "abandoned": 0,
-                                          "cards": 0, "rounds": 0, "doublets": 0, "busts": 0})
+                                          "cards": 0, "rounds": 0})
         row["played"] += 1
         if g["status"] in ("over", "abandoned"):
             row[g["status"]] += 1
         if g["status"] == "over":
             row["cards"] += len(g["timeline"]["points"]) - 1
             row["rounds"] += g["final_state"].get("round") or 0
-            row["doublets"] += sum(p["doublets"] for p in g["players"])
-            row["busts"] += sum(p["busts"] for p in g["players"])
     for row in rows.values():
-        for key in ("cards", "rounds", "doublets", "busts"):
+        for key in ("cards", "rounds"):
             row[key] = row[key] / row["over"] if row["over"] else 0.0
     return [rows[k] for k in sorted(rows)]

@@ -9,8 +9,16 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
+from croupier import dates
 from croupier.rules.canon import dumps as canon
 
+SCHEMA_VERSION = 1  # PRAGMA user_version; 0: before records carried [boot, ms] (migrate.py)
+RESULTS_TABLE = """
+CREATE TABLE IF NOT EXISTS results (
+    device TEXT NOT NULL, log_epoch TEXT NOT NULL, game_id INTEGER NOT NULL, seat INTEGER NOT NULL,
+    name TEXT NOT NULL, won INTEGER NOT NULL, measures TEXT NOT NULL,  -- JSON: scoring.MEASURES
+    PRIMARY KEY (device, log_epoch, game_id, seat));
+"""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS devices (
     device TEXT NOT NULL, log_epoch TEXT NOT NULL,
@@ -19,23 +27,25 @@ CREATE TABLE IF NOT EXISTS devices (
 CREATE TABLE IF NOT EXISTS records (
     device TEXT NOT NULL, log_epoch TEXT NOT NULL, seq INTEGER NOT NULL,
     time INTEGER, game_id INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
+    boot INTEGER, ms INTEGER,          -- the board's power-up count and ms since, when it sent them
+    t_min REAL, t_max REAL,            -- when it was made, Unix seconds (dates.py); NULL: unbounded
     PRIMARY KEY (device, log_epoch, seq));
 CREATE INDEX IF NOT EXISTS records_by_game ON records (device, log_epoch, game_id, seq);
+CREATE TABLE IF NOT EXISTS sightings (  -- each sync's hello: the board's clock against the host's
+    device TEXT NOT NULL, log_epoch TEXT NOT NULL, after_seq INTEGER NOT NULL,
+    t_min REAL, t_max REAL, boot INTEGER, ms INTEGER);
 CREATE TABLE IF NOT EXISTS games (
     device TEXT NOT NULL, log_epoch TEXT NOT NULL, game_id INTEGER NOT NULL,
     game TEXT NOT NULL, status TEXT NOT NULL,          -- playing | over | abandoned
-    started INTEGER, ended INTEGER, options TEXT NOT NULL,
+    started INTEGER, ended INTEGER, options TEXT NOT NULL,  -- started/ended: when exactly known
     final_state TEXT NOT NULL, timeline TEXT NOT NULL,  -- JSON
+    started_min REAL, started_max REAL, ended_min REAL, ended_max REAL,  -- bounds, as records'
     PRIMARY KEY (device, log_epoch, game_id));
-CREATE TABLE IF NOT EXISTS results (
-    device TEXT NOT NULL, log_epoch TEXT NOT NULL, game_id INTEGER NOT NULL, seat INTEGER NOT NULL,
-    name TEXT NOT NULL, won INTEGER NOT NULL, tokens_lost INTEGER NOT NULL,
-    doublets INTEGER NOT NULL, busts INTEGER NOT NULL, eliminated INTEGER NOT NULL,
-    PRIMARY KEY (device, log_epoch, game_id, seat));
-"""
+""" + RESULTS_TABLE
 
 GAME_COLUMNS = ("device", "log_epoch", "game_id", "game", "status", "started", "ended", "options", "final_state", "timeline")
-RESULT_COLUMNS = ("seat", "name", "won", "tokens_lost", "doublets", "busts", "eliminated")
+DATE_COLUMNS = ("started_min", "started_max", "ended_min", "ended_max")
+RESULT_COLUMNS = ("seat", "name", "won", "measures")
 JSON_COLUMNS = ("options", "final_state", "timeline")
 
 
@@ -44,24 +54,49 @@ def game_ref(game):
     return "%s:%s:%s" % (game["device"], game["log_epoch"], game["game_id"])
 
 
+def _shortest_prefixes(names, least=4):
+    """{name: its shortest prefix (at least `least` characters) that no other name shares}."""
+    out = {}
+    for name in names:
+        size = min(least, len(name))
+        while any(other != name and other.startswith(name[:size]) for other in names):
+            size += 1
+        out[name] = name[:size]
+    return out
+
+
+def short_refs(games):
+    """{game_ref: the same name with device and log epoch cut to prefixes no other device (or
+    other journal of that device) among `games` shares}: what a table has room for."""
+    devices = _shortest_prefixes({g["device"] for g in games})
+    epochs = {}
+    for device in devices:
+        epochs.update({(device, e): p for e, p in
+                       _shortest_prefixes({g["log_epoch"] for g in games if g["device"] == device}).items()})
+    return {game_ref(g): "%s:%s:%s" % (devices[g["device"]], epochs[(g["device"], g["log_epoch"])], g["game_id"])
+            for g in games}
+
+
 def default_path() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("croupier")) / "croupier.sqlite3"
 
 
-# The tables and columns a Croupier database has, for telling it from another program's file.
-TABLES = {
+# The columns every Croupier database has had, in every schema version: what tells one
+# from another program's SQLite file.
+CORE_COLUMNS = {
     "devices": ("device", "log_epoch", "board", "fw", "last_sync"),
     "records": ("device", "log_epoch", "seq", "time", "game_id", "kind", "data"),
     "games": GAME_COLUMNS,
-    "results": ("device", "log_epoch", "game_id") + RESULT_COLUMNS,
+    "results": ("device", "log_epoch", "game_id", "seat", "name", "won"),
 }
 
 
 class Store:
     """readonly: for the commands that only read. The file must exist and be a Croupier
-    database; it is opened read-only, so nothing (not even a journal file) is written."""
+    database; it is opened read-only, so nothing (not even a journal file) is written. A
+    database of an older schema is then upgraded in a copy in memory, never on disk."""
 
     def __init__(self, path, readonly=False):
         self.path = Path(path)
@@ -82,22 +117,42 @@ class Store:
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self.db = sqlite3.connect(str(self.path), timeout=10)
-            self._check_schema(creating=not readonly)
+            version = self._schema_version(creating=not readonly)
+            if version < SCHEMA_VERSION:
+                if readonly:
+                    self._copy_into_memory()
+                self._upgrade()
         except sqlite3.OperationalError as exc:  # locked, unreadable, a journal left to roll back
             raise ValueError("cannot open the database %s: %s" % (self.path, exc)) from exc
         except sqlite3.DatabaseError as exc:  # not an SQLite file at all
             raise ValueError("%s is not a Croupier database: %s" % (self.path, exc)) from exc
 
-    def _check_schema(self, creating):
-        """Refuse a file without Croupier's tables (another program's); create them in an empty one."""
-        tables = {name: tuple(col[1] for col in self.db.execute('PRAGMA table_info("%s")' % name.replace('"', '""')))
+    def _schema_version(self, creating):
+        """The file's schema version (SCHEMA_VERSION for a new one, created when `creating`).
+        Refuses a file without Croupier's tables (another program's), changing nothing."""
+        tables = {name: {col[1] for col in self.db.execute('PRAGMA table_info("%s")' % name.replace('"', '""'))}
                   for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables and creating:
             self.db.executescript(SCHEMA)
-            return
-        if any(tables.get(name) != columns for name, columns in TABLES.items()):
+            self.db.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
+            return SCHEMA_VERSION
+        if any(not set(columns) <= tables.get(name, set()) for name, columns in CORE_COLUMNS.items()):
             raise ValueError("%s is not a Croupier database (its tables are %s): nothing was changed"
                              % (self.path, ", ".join(sorted(tables)) or "none"))
+        return self.db.execute("PRAGMA user_version").fetchone()[0]
+
+    def _copy_into_memory(self):
+        memory = sqlite3.connect(":memory:")
+        self.db.backup(memory)
+        self.db.close()
+        self.db = memory
+
+    def _upgrade(self):
+        from croupier.migrate import upgrade
+
+        self.db.executescript(SCHEMA)
+        upgrade(self)
+        self.db.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
 
     def close(self):
         self.db.close()
@@ -121,21 +176,30 @@ class Store:
         return row[0]
 
     def add_records(self, device, log_epoch, records) -> int:
-        """Insert [seq, time, game_id, kind, data] records; returns how many were new."""
+        """Insert [seq, time, game_id, kind, data] records, or with [boot, ms] as a sixth
+        element; returns how many were new."""
         before = self.db.total_changes
         self.db.executemany(
-            "INSERT OR IGNORE INTO records VALUES (?,?,?,?,?,?,?)",
-            [(device, log_epoch, seq, t, gid, kind, canon(data)) for seq, t, gid, kind, data in records])
+            "INSERT OR IGNORE INTO records (device, log_epoch, seq, time, game_id, kind, data, boot, ms) "
+            "VALUES (?,?,?,?,?,?,?,?,?)",
+            [(device, log_epoch, r[0], r[1], r[2], r[3], canon(r[4])) + (tuple(r[5]) if len(r) > 5 else (None, None))
+             for r in records])
         return self.db.total_changes - before
 
     def records(self, device, log_epoch, game_id=None):
-        sql = "SELECT seq, time, game_id, kind, data FROM records WHERE device=? AND log_epoch=?"
+        """The records as the board sent them: [boot, ms] as a sixth element when it did."""
+        sql = "SELECT seq, time, game_id, kind, data, boot, ms FROM records WHERE device=? AND log_epoch=?"
         params = [device, log_epoch]
         if game_id is not None:
             sql += " AND game_id=?"
             params.append(game_id)
         rows = self.db.execute(sql + " ORDER BY seq", params)
-        return [[seq, t, gid, kind, json.loads(data)] for seq, t, gid, kind, data in rows]
+        return [[seq, t, gid, kind, json.loads(data)] + ([[boot, ms]] if boot is not None else [])
+                for seq, t, gid, kind, data, boot, ms in rows]
+
+    def journals(self):
+        """Every (device, log_epoch) with records."""
+        return self.db.execute("SELECT DISTINCT device, log_epoch FROM records ORDER BY device, log_epoch").fetchall()
 
     def last_game_id(self, device, log_epoch):
         row = self.db.execute("SELECT game_id FROM records WHERE device=? AND log_epoch=? ORDER BY seq DESC LIMIT 1",
@@ -149,19 +213,54 @@ class Store:
     def note_sync(self, device, log_epoch, board, fw, when):
         self.db.execute("INSERT OR REPLACE INTO devices VALUES (?,?,?,?,?)", (device, log_epoch, board, fw, when))
 
+    # -- dates -----------------------------------------------------------------------------
+    def add_sighting(self, device, log_epoch, after_seq, t_min, t_max, boot, ms):
+        """A sync's `hello`: power-up `boot` was `ms` into its run, with `after_seq` the last
+        record written, at a host time from t_min to t_max (Unix seconds; None: unbounded)."""
+        self.db.execute("INSERT INTO sightings VALUES (?,?,?,?,?,?,?)", (device, log_epoch, after_seq, t_min, t_max, boot, ms))
+
+    def date_journal(self, device, log_epoch):
+        """Work out when each record of this journal was made (dates.bounds over its records
+        and sightings), and so when each of its games started and ended."""
+        key = (device, log_epoch)
+        records = self.db.execute("SELECT seq, time, boot, ms FROM records WHERE device=? AND log_epoch=? ORDER BY seq",
+                                  key).fetchall()
+        sightings = self.db.execute("SELECT after_seq, t_min, t_max, boot, ms FROM sightings "
+                                    "WHERE device=? AND log_epoch=? ORDER BY after_seq, rowid", key).fetchall()
+        # journal order: a sighting after the records it saw, before those written after it
+        ordered = sorted([(after_seq + 0.5, None, dates.Event(boot, ms, (lo, hi)))
+                          for after_seq, lo, hi, boot, ms in sightings]
+                         + [(seq, seq, dates.record_event(stamp, [boot, ms] if boot is not None else None))
+                            for seq, stamp, boot, ms in records], key=lambda item: item[0])
+        found = dates.bounds([event for _, _, event in ordered])
+        when = {seq: b for (_, seq, _), b in zip(ordered, found) if seq is not None}
+        self.db.executemany("UPDATE records SET t_min=?, t_max=? WHERE device=? AND log_epoch=? AND seq=?",
+                            [when[seq] + key + (seq,) for seq in when])
+        ends = dict(self.db.execute("SELECT game_id, seq FROM records WHERE device=? AND log_epoch=? "
+                                    "AND kind IN ('end', 'abandon')", key).fetchall())
+        unknown = (None, None)
+        for (game_id,) in self.db.execute("SELECT game_id FROM games WHERE device=? AND log_epoch=?", key).fetchall():
+            started, ended = when.get(game_id, unknown), when.get(ends.get(game_id), unknown)
+            moments = [dates.exact(*b) for b in (started, ended)]
+            self.db.execute("UPDATE games SET started=?, ended=?, started_min=?, started_max=?, ended_min=?, ended_max=? "
+                            "WHERE device=? AND log_epoch=? AND game_id=?",
+                            [None if m is None else round(m) for m in moments] + list(started + ended) + list(key)
+                            + [game_id])
+
     # -- games -------------------------------------------------------------------------
     def save_game(self, game, results):
         """Replace one rebuilt game (dict with GAME_COLUMNS) and its per-seat results."""
         key = (game["device"], game["log_epoch"], game["game_id"])
         row = [canon(game[c]) if c in JSON_COLUMNS else game[c] for c in GAME_COLUMNS]
-        self.db.execute("INSERT OR REPLACE INTO games VALUES (%s)" % ",".join("?" * len(GAME_COLUMNS)), row)
+        self.db.execute("INSERT OR REPLACE INTO games (%s) VALUES (%s)" % (",".join(GAME_COLUMNS), ",".join("?" * len(GAME_COLUMNS))), row)
         self.db.execute("DELETE FROM results WHERE device=? AND log_epoch=? AND game_id=?", key)
-        self.db.executemany("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?)",
-                            [key + tuple(r[c] for c in RESULT_COLUMNS) for r in results])
+        self.db.executemany("INSERT INTO results VALUES (?,?,?,?,?,?,?)",
+                            [key + (r["seat"], r["name"], r["won"], canon(r["measures"])) for r in results])
 
     def games(self, status=None):
-        """Games oldest first, each a dict of GAME_COLUMNS plus `players` (list of result dicts)."""
-        sql = "SELECT %s FROM games" % ",".join(GAME_COLUMNS)
+        """Games oldest first, each a dict of GAME_COLUMNS and DATE_COLUMNS plus `players`
+        (list of result dicts). Oldest by the latest each game can have started."""
+        sql = "SELECT %s FROM games" % ",".join(GAME_COLUMNS + DATE_COLUMNS)
         params = []
         if status:
             sql += " WHERE status=?"
@@ -169,10 +268,12 @@ class Store:
         players = {}  # every game's results in one query, not one per game
         for row in self.db.execute("SELECT device, log_epoch, game_id, %s FROM results ORDER BY seat"
                                    % ",".join(RESULT_COLUMNS)):
-            players.setdefault(row[:3], []).append(dict(zip(RESULT_COLUMNS, row[3:])))
+            player = dict(zip(RESULT_COLUMNS, row[3:]))
+            player["measures"] = json.loads(player["measures"])
+            players.setdefault(row[:3], []).append(player)
         games = []
-        for row in self.db.execute(sql + " ORDER BY COALESCE(started, 0), device, log_epoch, game_id", params):
-            game = dict(zip(GAME_COLUMNS, row))
+        for row in self.db.execute(sql + " ORDER BY COALESCE(started_max, started_min, 0), device, log_epoch, game_id", params):
+            game = dict(zip(GAME_COLUMNS + DATE_COLUMNS, row))
             for c in JSON_COLUMNS:
                 game[c] = json.loads(game[c])
             game["players"] = players.get(row[:3], [])
@@ -180,12 +281,13 @@ class Store:
         return games
 
     def find_game(self, ref, games=None):
-        """The game named by `ref`: its list number in `games` (1 = oldest) or `device:epoch:id`.
-        games: what games() gave, when the caller has it already."""
+        """The game named by `ref`: its list number in `games` (1 = oldest) or `device:epoch:id`,
+        whole or as short_refs() shows it. games: what games() gave, when the caller has it already."""
         games = self.games() if games is None else games
         if ref.isdigit() and 1 <= int(ref) <= len(games):
             return games[int(ref) - 1]
+        short = short_refs(games)
         for g in games:
-            if ref == game_ref(g):
+            if ref in (game_ref(g), short[game_ref(g)]):
                 return g
         raise ValueError("no game %r in %s (see `croupier games`)" % (ref, self.path))

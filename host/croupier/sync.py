@@ -11,16 +11,12 @@ import time
 from croupier.link import DeviceError, LinkError, LinkTimeout
 from croupier.rules import Illegal, SetupError, new_game
 from croupier.rules.canon import dumps as canon
+from croupier.scoring import score
 
 PAGE_MAX = 32            # records asked for per `log` request
 PAGE_GROWTH = 4          # records added to the page size after each intact page
 PAGE_TIMEOUT = 1.5       # seconds to wait for one page
 STALL_TIMEOUT = 20       # seconds without an intact page before giving up (a reboot fits)
-# The per-player count a game charts; for the games whose count is tokens paid, its fall is
-# each player's "tokens lost".
-METERS = {"lobo77": "tokens", "basta": "penalties", "maumau": "score", "factors": "score", "duo": "score"}
-TOKEN_METERS = ("tokens", "penalties")
-COUNTED_EFFECTS = ("doublet", "bust", "eliminated")
 
 
 class ReplayError(ValueError):
@@ -55,7 +51,7 @@ def replay(records, expected_state=None):
     The game row has the columns of store.GAME_COLUMNS except device/log_epoch.
     Raises ReplayError naming the first record that does not replay.
     """
-    seq0, started, game_id, kind, setup = records[0]
+    seq0, started, game_id, kind, setup = records[0][:5]
     if kind != "new":
         raise ReplayError(game_id, seq0, "the game's first record is %r, not 'new' "
                           "(earlier records are no longer on the device)" % kind)
@@ -64,7 +60,7 @@ def replay(records, expected_state=None):
     except (SetupError, KeyError, TypeError) as exc:
         raise ReplayError(game_id, seq0, "cannot set the game up: %s" % exc)
     status, ended = "playing", None
-    for seq, when, _, kind, data in records[1:]:
+    for seq, when, _, kind, data in (r[:5] for r in records[1:]):
         if status != "playing":
             raise ReplayError(game_id, seq, "record %r after the game ended" % kind)
         if kind == "end":
@@ -85,43 +81,23 @@ def replay(records, expected_state=None):
         status = "over"
     game = {"game_id": game_id, "game": setup["game"], "status": status, "started": started, "ended": ended,
             "options": engine.setup().get("options", {}), "final_state": final}
-    game["timeline"], results = _score(setup, engine.inputs, final)
+    game["timeline"], results = score(setup, engine.inputs, final)
     return game, results
 
 
-def _meter(state, meter):
-    return [p.get(meter) for p in state["players"]] if meter else []
-
-
-def _score(setup, inputs, final):
-    """Replay the accepted inputs on a fresh engine: the timeline to chart and per-seat counts."""
-    engine = new_game(setup["game"], setup["players"], setup.get("options") or {})
-    meter = METERS.get(setup["game"])
-    start = engine.state()
-    points = [[start.get("total"), _meter(start, meter)]]
-    # Sized by the final seats: Mau-Mau players may join between rounds.
-    counts = [dict.fromkeys(COUNTED_EFFECTS, 0) for _ in final["players"]]
-    for card in inputs:
-        for effect in engine.play(card):
-            if effect.get("kind") in COUNTED_EFFECTS and effect.get("seat") is not None:
-                counts[effect["seat"]][effect["kind"]] += 1
-        state = engine.state()
-        points.append([state.get("total"), _meter(state, meter)])
-    first, last = points[0][1], points[-1][1]
-    winners = set(final.get("winners") or []) if final.get("over") else set()
-    results = []
-    for seat, player in enumerate(final["players"]):
-        lost = abs((last[seat] or 0) - (first[seat] or 0)) if meter in TOKEN_METERS else 0
-        results.append({"seat": seat, "name": player["name"], "won": int(seat in winners), "tokens_lost": lost,
-                        "doublets": counts[seat]["doublet"], "busts": counts[seat]["bust"],
-                        "eliminated": int(counts[seat]["eliminated"] > 0)})
-    return {"meter": meter, "points": points}, results
-
-
 # -- pulling --------------------------------------------------------------------------------
+def _is_boot_ms(value):
+    """A record's [boot, ms]: the journal's power-up count and the ms since that power-up."""
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value))
+
+
 def _check_record(rec, after):
-    ok = (isinstance(rec, list) and len(rec) == 5 and isinstance(rec[0], int) and rec[0] > after
-          and (rec[1] is None or isinstance(rec[1], int)) and isinstance(rec[2], int) and isinstance(rec[3], str))
+    """[seq, time, game_id, kind, data] or, from firmware that counts its power-ups, with
+    [boot, ms] as a sixth element."""
+    ok = (isinstance(rec, list) and len(rec) in (5, 6) and isinstance(rec[0], int) and rec[0] > after
+          and (rec[1] is None or isinstance(rec[1], int)) and isinstance(rec[2], int) and isinstance(rec[3], str)
+          and (len(rec) == 5 or _is_boot_ms(rec[5])))
     if not ok:
         raise LinkError("the device sent a malformed journal record after seq %s: %r" % (after, rec))
 
@@ -161,6 +137,21 @@ def pull(link, log_epoch, start, on_page=None):
             on_page(len(records), len(records) + (0 if done else last_seq - after))
         if done:
             return records
+
+
+class Sighting:
+    """What a `hello` tells about the time: the board was up `uptime_ms` into power-up `boot`,
+    with `last_seq` written, at some moment between asking and hearing the answer."""
+
+    def __init__(self, hello, asked, answered):
+        self.last_seq, self.asked, self.answered = hello["last_seq"], asked, answered
+        boot, uptime = hello.get("boot"), hello.get("uptime_ms")
+        self.boot_ms = [boot, uptime] if _is_boot_ms([boot, uptime]) else None
+
+    def row(self):
+        """(after_seq, t_min, t_max, boot, ms) for Store.add_sighting."""
+        boot, ms = self.boot_ms or (None, None)
+        return self.last_seq, self.asked, self.answered, boot, ms
 
 
 # -- one sync -------------------------------------------------------------------------------
@@ -210,7 +201,9 @@ def _rebuild(store, device, log_epoch, pulled, current):
 
 def sync(link, store, on_page=None, now=None):
     """Pull, verify and store everything new on the board behind `link`, then `ack` it."""
+    asked = time.time()
     hello = link.hello()
+    sighting = Sighting(hello, asked, time.time())
     device, log_epoch = hello["device"], hello["log_epoch"]
     link.call("clock", epoch=int(now if now is not None else time.time()))
     report = SyncReport(device, log_epoch)
@@ -239,6 +232,8 @@ def sync(link, store, on_page=None, now=None):
             store.save_game(game, results)
             report.games.append(game)
         store.note_sync(device, log_epoch, hello.get("board"), hello.get("fw"), int(time.time()))
+        store.add_sighting(device, log_epoch, *sighting.row())
+        store.date_journal(device, log_epoch)
     upto = store.synced_upto(device, log_epoch)
     if upto is not None:
         link.call("ack", upto=upto)

@@ -1,4 +1,6 @@
 """Fixtures for the host tests (record builders live in journal_records.py)."""
+import time
+
 import pytest
 
 from journal_records import fill_database
@@ -25,3 +27,13 @@ def vboard():
 
     with VirtualBoard() as vb:
         yield vb
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    """Local time is UTC while the test runs: dates shown in tables are then fixed."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

@@ -55,3 +55,14 @@ def fill_database(path, games=1):
             rebuilt.update(device="dev1", log_epoch="e1")
             store.save_game(rebuilt, results)
     return str(path)
+
+def stamped(records, boot, first_ms, step_ms=1000, power_up=None):
+    """The records as firmware that counts its power-ups writes them: [boot, ms] appended,
+    the ms rising by step_ms from first_ms; the time is power_up + ms / 1000 (whole seconds)
+    when the board knew it (power_up: the Unix time of that power-up), else None."""
+    out = []
+    for i, rec in enumerate(records):
+        ms = first_ms + i * step_ms
+        stamp = None if power_up is None else int(power_up + ms / 1000)
+        out.append([rec[0], stamp] + rec[2:5] + [[boot, ms]])
+    return out

@@ -2,13 +2,53 @@
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from journal_records import BASTA, LOBO, fill_database
+from journal_records import BASTA, LOBO, fill_database, journal, stamped
 from croupier.cli import main
+from croupier.commands.demo import script_game
 from croupier.store import Store
+from croupier.sync import replay
+
+DEVICE, EPOCH = "240ac4f7652c", "824753a5"
+HELLO = 1_796_066_520.0  # 2026-11-30 19:22 UTC: the sync's hello, 1000 s into boot 2
+
+
+@pytest.fixture
+def db(tmp_path):
+    """A database as a sync leaves it: a finished Lobo 77 from an earlier boot (its date only
+    bounded), then, in the boot the sync saw, a finished BASTA and an unfinished Lobo 77 game."""
+    path = tmp_path / "games.sqlite3"
+    lobo = stamped(journal("lobo77", LOBO, script_game("lobo77", LOBO, seed=1)), boot=1, first_ms=5000)
+    basta = stamped(journal("basta", BASTA, script_game("basta", BASTA, seed=1), first_seq=len(lobo) + 1),
+                    boot=2, first_ms=3000)
+    running = stamped(journal("lobo77", BASTA, ["9", "2"], first_seq=len(lobo) + len(basta) + 1),
+                      boot=2, first_ms=900_000)
+    with Store(path) as store, store.transaction():
+        for records in (lobo, basta, running):
+            store.add_records(DEVICE, EPOCH, records)
+            game, results = replay(records)
+            game.update(device=DEVICE, log_epoch=EPOCH)
+            store.save_game(game, results)
+        store.add_sighting(DEVICE, EPOCH, running[-1][0], HELLO, HELLO + 0.3, 2, 1_000_000)
+        store.date_journal(DEVICE, EPOCH)
+    return str(path)
+
+
+def piped(*args):
+    """Run `croupier ARGS` as a user's shell does, its output piped (not a terminal)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["TZ"] = "UTC"
+    command = [str(Path(sys.executable).parent / "croupier")] + list(args)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def winners(db, kind):
@@ -51,7 +91,7 @@ def test_export_json_carries_games_results_and_records(db, tmp_path):
     assert [g["game"] for g in doc["games"]] == ["lobo77", "basta", "lobo77"]
     first = doc["games"][0]
     assert first["records"][0][3] == "new" and first["records"][-1][3] == "end"
-    assert first["id"] == "dev1:e1:1"
+    assert first["id"] == "%s:%s:1" % (DEVICE, EPOCH)
 
 
 def test_plots_are_png_files(db, tmp_path, capsys):
@@ -85,3 +125,81 @@ def test_the_default_database_lives_in_the_user_data_folder(tmp_path, monkeypatc
     fill_database(default)
     assert main(["games"]) == 0
     assert "lobo77" in capsys.readouterr().out
+
+
+def lines_fit(out, width=80):
+    assert out.strip(), "no output"
+    assert max(len(line) for line in out.splitlines()) <= width, out
+    return out
+
+
+def test_games_piped_at_80_columns_shows_whole_ids_headers_and_marked_dates(db):
+    out = lines_fit(piped("games", "--db", db))
+    header = next(line for line in out.splitlines() if line.startswith("#"))
+    assert header.split() == ["#", "started", "game", "players", "status", "cards", "id"]
+    rows = {line.split()[0]: line for line in out.splitlines() if line[:1].isdigit()}
+    # the Lobo 77 game was played in an earlier boot: no later than the start of boot 2
+    assert "≤ 2026-11-30 19:05" in rows["1"] and rows["1"].rstrip().endswith("240a:8247:1")
+    # the BASTA game was played in the boot the sync saw: its time is known
+    assert " 2026-11-30 19:05 " in rows["2"] and "≤" not in rows["2"] and "~" not in rows["2"]
+    assert "? unknown" in out  # the legend of the marks
+
+
+def test_a_short_id_from_the_table_names_its_game(db, tmp_path):
+    assert main(["plot", "game", "240a:8247:20", "--db", db, "--out", str(tmp_path / "g.png")]) == 0
+    with Store(db) as store:
+        assert store.find_game("240a:8247:20")["game"] == "basta"
+
+
+def test_standings_piped_at_80_columns_give_each_game_its_own_columns(db):
+    out = lines_fit(piped("standings", "--db", db))
+    tables = {}
+    for block in out.split("\n\n"):
+        lines = block.strip("\n").splitlines()
+        if lines:
+            tables[lines[0].split(",")[0]] = lines
+    assert tables["lobo77"][1].split() == ["player", "games", "wins", "win", "rate", "tokens", "lost", "doublets",
+                                           "busts", "out"]
+    basta_header = tables["basta"][1]
+    assert "penalties" in basta_header and "tokens" not in basta_header and "busts" not in basta_header
+    with Store(db) as store:
+        [basta] = [g for g in store.games() if g["game"] == "basta"]
+    penalties = {p["name"]: p["penalties"] for p in basta["final_state"]["players"]}
+    shown = {line.split()[0]: int(line.split()[4]) for line in tables["basta"][3:]}
+    assert shown == penalties
+    assert "≤ 2026-11-30 19:05" in tables["lobo77"][0]  # the period the games were played in
+
+
+def test_export_csv_gives_iso_dates_with_bounds_and_each_games_own_columns(db, capsys):
+    assert main(["export", "--db", db, "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    lobo, basta = rows[0], rows[len(LOBO)]
+    assert (lobo["started"], lobo["started_min"]) == ("", "")  # an earlier boot: not known, never guessed
+    # ... but 18 s (its 19 records, 1 s apart) before boot 2 began, 1000 s before the hello
+    assert lobo["started_max"] == "2026-11-30T19:05:03Z"
+    assert basta["started"] == "2026-11-30T19:05:23Z" and basta["started_min"] <= basta["started"] <= basta["started_max"]
+    assert basta["penalties"] != "" and basta["tokens_lost"] == basta["busts"] == ""
+    assert lobo["tokens_lost"] != "" and lobo["penalties"] == ""
+
+
+def test_a_table_too_wide_for_80_columns_comes_in_parts_losing_no_column(tmp_path):
+    names = ["Alexandrina Longname", "Bartholomew Q", "Cornelius Jr", "Desdemona Vale", "Evangeline O",
+             "Fitzgerald Park", "Gwendolyn Ash", "Hieronymus Bosch"]  # eight seats: the most Lobo 77 takes
+    path = tmp_path / "wide.sqlite3"
+    records = journal("lobo77", names, script_game("lobo77", names, seed=2))
+    with Store(path) as store, store.transaction():
+        store.add_records(DEVICE, EPOCH, records)
+        game, results = replay(records)
+        game.update(device=DEVICE, log_epoch=EPOCH)
+        store.save_game(game, results)
+    out = lines_fit(piped("standings", "--db", str(path)))
+    assert "Head-to-head: games the row player won / games played together (part 1 of 2)" in out
+    headers = ""  # every table's header lines: from its title to its rule
+    for block in out.strip().split("\n\n"):
+        lines = block.strip("\n").splitlines()
+        rule = [i for i, line in enumerate(lines) if line.startswith("─")]
+        assert rule, block
+        headers += " ".join(lines[1:rule[0]]) + " "
+    for name in names:
+        assert all(word in headers for word in name.split())  # every column is shown, its header whole
+        assert sum(line.startswith(name + " ") for line in out.splitlines()) >= 3  # a row in every table

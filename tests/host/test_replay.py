@@ -15,8 +15,9 @@ def test_worked_example_doublet_is_counted_for_the_player_who_made_it():
     assert game["status"] == "playing"
     assert game["final_state"]["total"] == 22
     ann = results[0]
-    assert (ann["name"], ann["doublets"], ann["tokens_lost"], ann["busts"]) == ("Ann", 1, 1, 0)
-    assert [r["doublets"] for r in results[1:]] == [0, 0]
+    assert ann["name"] == "Ann"
+    assert ann["measures"] == {"tokens_lost": 1, "doublets": 1, "busts": 0, "eliminated": 0}
+    assert [r["measures"]["doublets"] for r in results[1:]] == [0, 0]
     assert game["timeline"]["meter"] == "tokens"
     assert game["timeline"]["points"] == [[0, [3, 3, 3]], [10, [3, 3, 3]], [19, [3, 3, 3]], [22, [2, 3, 3]]]
 
@@ -30,14 +31,14 @@ def test_finished_game_replays_to_its_end_record_and_names_the_winner():
     winners = [r["name"] for r in results if r["won"]]
     assert winners == [game["final_state"]["players"][s]["name"] for s in game["final_state"]["winners"]]
     assert len(winners) == 1
-    assert sum(r["eliminated"] for r in results) == 3
+    assert sum(r["measures"]["eliminated"] for r in results) == 3
     assert len(game["timeline"]["points"]) == len(cards) + 1
 
 
 def test_undone_cards_count_for_nothing():
     game, results = replay(journal("lobo77", PLAYERS3, ["10", "9", "3", "undo", "4"]))
     assert game["final_state"]["total"] == 23
-    assert [r["doublets"] for r in results] == [0, 0, 0]
+    assert [r["measures"]["doublets"] for r in results] == [0, 0, 0]
     redone, _ = replay(journal("lobo77", PLAYERS3, ["10", "9", "3", "undo", "redo"]))
     assert redone["final_state"]["total"] == 22
 
@@ -94,4 +95,24 @@ def test_a_maumau_player_who_joined_between_rounds_has_results_too():
     assert game["final_state"]["players"][2]["score"] == -10
     assert game["timeline"]["meter"] == "score"
     assert game["timeline"]["points"][-1][1] == [0, -10, -10]
-    assert all(r["tokens_lost"] == 0 for r in results)
+    assert [r["measures"] for r in results] == [{"score": 0, "rounds_won": 1, "eliminated": 0},
+                                                {"score": -10, "rounds_won": 0, "eliminated": 0},
+                                                {"score": -10, "rounds_won": 0, "eliminated": 0}]
+
+
+def test_the_timeline_keeps_the_total_a_bust_reached_and_who_paid():
+    # B 66 (a doublet), C 10 -> 76, A 11 -> 87: a bust for A (docs/rules.md), the next round at 0
+    game, results = replay(journal("lobo77", PLAYERS3, ["66", "10", "11", "5"]))
+    steps = game["timeline"]["steps"]
+    assert steps[0] == [1, "66", 66, [["doublet", 1]]]
+    assert steps[2] == [0, "11", 87, [["bust", 0], ["round_end", 0]]]
+    assert game["timeline"]["points"][3][0] == 0 and steps[3][2] == 5
+    assert [r["measures"]["busts"] for r in results] == [1, 0, 0]
+
+
+def test_each_game_counts_its_own_measures():
+    _, basta = replay(journal("basta", PLAYERS3, ["5", "basta", "3"]))  # Bob calls Basta!, Cy busts
+    assert [r["measures"] for r in basta] == [{"penalties": 0, "bastas": 0}, {"penalties": 0, "bastas": 1},
+                                             {"penalties": 1, "bastas": 0}]
+    _, factors = replay(journal("factors", PLAYERS3, ["pen:2", "pen:2", "hand:0:4", "hand:1:0", "hand:2:1"]))
+    assert [(r["measures"]["penalty_cards"], r["measures"]["score"]) for r in factors] == [(0, 4), (0, 0), (2, 7)]

@@ -63,14 +63,78 @@ def progress_bar(description, total=None):
         yield update
 
 
-def print_table(title, columns, rows):
-    """rows: lists of cells (anything str() can show), one per column."""
+TEXT_COLUMNS = ("name", "player", "game", "players", "status", "started", "id")
+WRAPPED_COLUMNS = ("players",)  # lists of names wrap between names; every other cell stays whole
+
+
+def _least_width(name, cells):
+    """The narrowest a column gets without cutting a word: its longest header word, and its
+    longest cell (or, in a wrapped column, its longest word)."""
+    from rich.cells import cell_len
+
+    words = name.split() + [w for cell in cells for w in (cell.split() if name in WRAPPED_COLUMNS else [cell])]
+    return max(cell_len(w) for w in words)
+
+
+def _natural_width(name, cells):
+    from rich.cells import cell_len
+
+    return max([cell_len(name)] + [cell_len(cell) for cell in cells])
+
+
+def _fitted(least, natural, width, gap=2):
+    """Column widths that fit `width`: each its natural width if all fit; else its least, and
+    what room is left goes to the columns that want more, in order."""
+    room = width - gap * (len(least) - 1)
+    if sum(natural) <= room:
+        return natural
+    widths = list(least)
+    spare = room - sum(least)
+    for i, want in enumerate(natural):
+        extra = min(spare, want - widths[i])
+        widths[i] += extra
+        spare -= extra
+    return widths
+
+
+def _parts(least, width, gap=2):
+    """Column indexes per part of a table too wide for `width` (least: each column's least
+    width): each part repeats the first column and takes as many of the others as fit."""
+    parts, used = [[0]], least[0]
+    for i in range(1, len(least)):
+        if used + gap + least[i] > width and len(parts[-1]) > 1:
+            parts.append([0])
+            used = least[0]
+        parts[-1].append(i)
+        used += gap + least[i]
+    return parts
+
+
+def print_table(title, columns, rows, caption=None):
+    """rows: lists of cells (anything str() can show), one per column. Fits the terminal, or 80
+    columns when piped: light borders, headers wrapped between words, names lists wrapped, no
+    other cell cut; a table still too wide is printed in parts, each with the first column.
+    The title goes above (as wide as the screen), the caption below."""
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=title)
-    for name in columns:
-        table.add_column(name, justify="left" if name in ("name", "player", "game", "players", "status") else "right")
-    for row in rows:
-        table.add_row(*[str(cell) for cell in row])
-    Console().print(table)
+    console = Console()
+    cells = [[str(cell) for cell in row] for row in rows]
+    least = [_least_width(name, [row[i] for row in cells]) for i, name in enumerate(columns)]
+    natural = [_natural_width(name, [row[i] for row in cells]) for i, name in enumerate(columns)]
+    parts = _parts(least, console.width)
+    for number, part in enumerate(parts, 1):
+        table = Table(caption=caption if number == len(parts) else None, caption_justify="left", box=box.SIMPLE_HEAD,
+                      collapse_padding=True, pad_edge=False, show_edge=False)
+        widths = _fitted([least[i] for i in part], [natural[i] for i in part], console.width)
+        for i, width in zip(part, widths):
+            name = columns[i]
+            # never narrower than its least width: only headers and name lists ever wrap
+            table.add_column(name, justify="left" if name in TEXT_COLUMNS else "right", overflow="fold", width=width)
+        for row in cells:
+            table.add_row(*[row[i] for i in part])
+        heading = title if len(parts) == 1 else "%s (part %d of %d)" % (title, number, len(parts))
+        console.print(heading, style="bold", markup=False, highlight=False)  # as wide as the screen, not the table
+        console.print(table)
+        console.print()

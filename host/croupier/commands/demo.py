@@ -118,7 +118,7 @@ def run(args):
         games = store.games()
         rows = print_standings(finished(games))
         chart = plots.standings_chart(rows, folder / "standings.png")
-        lobo_chart = plots.game_chart(games[0], folder / "lobo77-game.png")
+        lobo_chart = plots.game_chart(games[0], folder / "lobo77-game.png", number=1)
     print("database:     %s" % store.path)
     print("final screen: %s" % screen)
     print("charts:       %s, %s" % (chart, lobo_chart))

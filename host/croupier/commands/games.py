@@ -1,9 +1,8 @@
 """`croupier games`: every game in the database, oldest first, with its number for `plot game N`."""
-import time
-
 from croupier.cli import add_db_option
 from croupier.commands.common import open_store, print_table, reports_errors
-from croupier.store import game_ref
+from croupier.dates import CAPTION as DATES_CAPTION, show
+from croupier.store import game_ref, short_refs
 
 HELP = "list the games in the database"
 
@@ -13,23 +12,21 @@ def add_arguments(parser):
     parser.add_argument("--status", choices=("over", "playing", "abandoned"), help="only games in this state")
 
 
-def when(epoch):
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch)) if epoch else "?"
-
-
 @reports_errors
 def run(args):
     with open_store(args, readonly=True) as store:
         games = store.games()
+    refs = short_refs(games)
     rows = []
     for number, g in enumerate(games, 1):
         if args.status and g["status"] != args.status:
             continue
         players = ", ".join(p["name"] + ("*" if p["won"] else "") for p in g["players"])
-        rows.append((number, when(g["started"]), g["game"], players, g["status"],
-                     len(g["timeline"]["points"]) - 1, game_ref(g)))
+        rows.append((number, show(g["started_min"], g["started_max"]), g["game"], players, g["status"],
+                     len(g["timeline"]["points"]) - 1, refs[game_ref(g)]))
     if not rows:
         print("no games in %s yet (run `croupier sync`)" % store.path)
         return 0
-    print_table("Games (* = winner)", ["#", "started", "game", "players", "status", "cards", "id"], rows)
+    print_table("Games (* = winner)", ["#", "started", "game", "players", "status", "cards", "id"], rows,
+                caption=DATES_CAPTION)
     return 0

@@ -31,6 +31,6 @@ def run(args):
             if not games:
                 raise ValueError("no games in %s yet (run `croupier sync`)" % store.path)
             game = store.find_game(args.game, games) if args.game else games[-1]
-            plots.game_chart(game, path)
+            plots.game_chart(game, path, number=games.index(game) + 1)
     print("chart written to %s" % path)
     return 0

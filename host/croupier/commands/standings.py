@@ -1,8 +1,9 @@
-"""`croupier standings`: per player results over finished games, and head-to-head."""
+"""`croupier standings`: per player results over finished games, per game kind in its own
+measures, and head-to-head."""
 from croupier.cli import add_db_option, game_name
 from croupier.commands.common import open_store, print_table, reports_errors
 
-HELP = "standings per player (games, wins, win rate, tokens, doublets, busts) and head-to-head"
+HELP = "standings per player (games, wins, win rate; per game kind its own counts) and head-to-head"
 
 
 def add_arguments(parser):
@@ -10,14 +11,45 @@ def add_arguments(parser):
     parser.add_argument("--game", type=game_name, help="only this game type (lobo77, basta, maumau, factors, duo)")
 
 
+def _period(games):
+    """From when to when the games were played, as dates.show writes dates."""
+    from croupier.dates import show
+
+    first, last = games[0], games[-1]
+    return "%s to %s" % (show(first["started_min"], first["started_max"]), show(last["ended_min"], last["ended_max"]))
+
+
+def _games(games):
+    return "%d game%s" % (len(games), "" if len(games) == 1 else "s")
+
+
+def _rate(row):
+    return "%.0f%%" % (100 * row["win_rate"])
+
+
+def _cell(value):
+    return "%.1f" % value if isinstance(value, float) else value
+
+
 def print_standings(games):
-    """Print the standings and head-to-head tables of finished `games`; returns the rows."""
-    from croupier.stats import head_to_head, standings
+    """Print the standings of finished `games` (oldest first): over all kinds when there are
+    several, then one table per kind with its own measures, then head-to-head. Returns the
+    rows over all games."""
+    from croupier.scoring import MEASURES
+    from croupier.stats import head_to_head, kinds, standings
 
     rows = standings(games)
-    print_table("Standings", ["player", "games", "wins", "win rate", "tokens lost", "doublets", "busts", "eliminated"],
-                [(r["name"], r["games"], r["wins"], "%.0f%%" % (100 * r["win_rate"]), r["tokens_lost"],
-                  r["doublets"], r["busts"], r["eliminated"]) for r in rows])
+    several = len(kinds(games)) > 1
+    if several:
+        print_table("Standings, %s: %s" % (_games(games), _period(games)), ["player", "games", "wins", "win rate"],
+                    [(r["name"], r["games"], r["wins"], _rate(r)) for r in rows])
+    for kind in kinds(games):
+        measures = MEASURES.get(kind, ())
+        of_kind = [g for g in games if g["game"] == kind]
+        print_table("%s, %s: %s" % (kind, _games(of_kind), _period(of_kind)),
+                    ["player", "games", "wins", "win rate"] + [title for _, title, _ in measures],
+                    [(r["name"], r["games"], r["wins"], _rate(r)) + tuple(_cell(r[key]) for key, _, _ in measures)
+                     for r in standings(of_kind, kind)])
     names = [r["name"] for r in rows]
     meetings = head_to_head(games)
     print_table("Head-to-head: games the row player won / games played together", ["player"] + names,

@@ -2,7 +2,7 @@
 from croupier.cli import add_db_option
 from croupier.commands.common import open_store, print_table, reports_errors
 
-HELP = "per game type: games played, finished, abandoned; cards, rounds, doublets and busts per game"
+HELP = "per game type: games played, finished, abandoned; cards and rounds per game"
 
 
 def add_arguments(parser):
@@ -19,7 +19,7 @@ def run(args):
         print("no games in %s yet (run `croupier sync`)" % store.path)
         return 0
     print_table("Games by type (averages per finished game)",
-                ["game", "played", "finished", "abandoned", "cards", "rounds", "doublets", "busts"],
-                [(r["game"], r["played"], r["over"], r["abandoned"], "%.1f" % r["cards"], "%.1f" % r["rounds"],
-                  "%.1f" % r["doublets"], "%.1f" % r["busts"]) for r in rows])
+                ["game", "played", "finished", "abandoned", "cards", "rounds"],
+                [(r["game"], r["played"], r["over"], r["abandoned"], "%.1f" % r["cards"], "%.1f" % r["rounds"])
+                 for r in rows])
     return 0
