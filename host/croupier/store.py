@@ -81,11 +81,12 @@ class Store:
         return row[0]
 
     def add_records(self, device, log_epoch, records) -> int:
-        """Insert [seq, time, game_id, kind, data] records; returns how many were new."""
+        """Insert [seq, time, game_id, kind, data] records (a sixth element, [boot, ms], is
+        not stored); returns how many were new."""
         before = self.db.total_changes
         self.db.executemany(
             "INSERT OR IGNORE INTO records VALUES (?,?,?,?,?,?,?)",
-            [(device, log_epoch, seq, t, gid, kind, canon(data)) for seq, t, gid, kind, data in records])
+            [(device, log_epoch, seq, t, gid, kind, canon(data)) for seq, t, gid, kind, data in (r[:5] for r in records)])
         return self.db.total_changes - before
 
     def records(self, device, log_epoch, game_id=None):

@@ -53,7 +53,7 @@ def replay(records, expected_state=None):
     The game row has the columns of store.GAME_COLUMNS except device/log_epoch.
     Raises ReplayError naming the first record that does not replay.
     """
-    seq0, started, game_id, kind, setup = records[0]
+    seq0, started, game_id, kind, setup = records[0][:5]
     if kind != "new":
         raise ReplayError(game_id, seq0, "the game's first record is %r, not 'new' "
                           "(earlier records are no longer on the device)" % kind)
@@ -62,7 +62,7 @@ def replay(records, expected_state=None):
     except (SetupError, KeyError, TypeError) as exc:
         raise ReplayError(game_id, seq0, "cannot set the game up: %s" % exc)
     status, ended = "playing", None
-    for seq, when, _, kind, data in records[1:]:
+    for seq, when, _, kind, data in (record[:5] for record in records[1:]):
         if status != "playing":
             raise ReplayError(game_id, seq, "record %r after the game ended" % kind)
         if kind == "end":
@@ -118,10 +118,18 @@ def _score(setup, inputs, final):
 
 # -- pulling --------------------------------------------------------------------------------
 def _check_record(rec, after):
-    ok = (isinstance(rec, list) and len(rec) == 5 and isinstance(rec[0], int) and rec[0] > after
-          and (rec[1] is None or isinstance(rec[1], int)) and isinstance(rec[2], int) and isinstance(rec[3], str))
+    """[seq, time, game_id, kind, data] as older firmware writes it, or with [boot, ms] after."""
+    ok = (isinstance(rec, list) and len(rec) in (5, 6) and isinstance(rec[0], int) and rec[0] > after
+          and (rec[1] is None or isinstance(rec[1], int)) and isinstance(rec[2], int) and isinstance(rec[3], str)
+          and (len(rec) == 5 or _is_stamp(rec[5])))
     if not ok:
         raise LinkError("the device sent a malformed journal record after seq %s: %r" % (after, rec))
+
+
+def _is_stamp(value):
+    """A record's [boot, ms]: the board's boot count and the ms since that boot."""
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value))
 
 
 def pull(link, log_epoch, start, on_page=None):
