@@ -134,8 +134,9 @@ class App:
             fb = self.display
             fb.fill(0)
             draw.banner(fb, "CRASH")
-            draw.text_center(fb, draw.clip(type(exc).__name__, 16), 24)
-            draw.text_center(fb, draw.clip(str(exc), 16), 34)
+            lines = draw.wrap("%s: %s" % (type(exc).__name__, exc), 16)
+            for i in range(min(2, len(lines))):
+                draw.text_center(fb, lines[i], 24 + 10 * i)
             draw.text_center(fb, "journal is safe", 44)
             if not self.up:
                 draw.text_center(fb, "key: try again", 54)
