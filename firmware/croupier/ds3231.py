@@ -12,6 +12,9 @@ _STATUS = const(0x0F)
 _OSF = const(0x80)
 _H12 = const(0x40)  # hours register: 12-hour mode (another clock may have set it so)
 _PM = const(0x20)
+# A reading before 2024 was never set: a module without OSF (a DS1307, as in the Wokwi
+# simulator) counts from 2000 after a new cell. Better no date than a wrong one.
+_SET_AFTER = const(1704067200)
 
 
 def probe(i2c, addr=ADDR):
@@ -30,7 +33,8 @@ class DS3231:
         self._regs = bytearray(7)
 
     def now(self):
-        """Unix seconds (UTC), or None while the time is unknown (the oscillator stopped)."""
+        """Unix seconds (UTC), or None while the time is unknown (the oscillator stopped, or
+        a date before 2024)."""
         if self._i2c.readfrom_mem(self._addr, _STATUS, 1)[0] & _OSF:
             return None
         r = self._regs
@@ -42,7 +46,8 @@ class DS3231:
             hour = _bcd(hours & 0x3F)
         year = 2000 + _bcd(r[6]) + (100 if r[5] & 0x80 else 0)
         days = days_from_civil(year, _bcd(r[5] & 0x1F), _bcd(r[4] & 0x3F))
-        return ((days * 24 + hour) * 60 + _bcd(r[1] & 0x7F)) * 60 + _bcd(r[0] & 0x7F)
+        epoch = ((days * 24 + hour) * 60 + _bcd(r[1] & 0x7F)) * 60 + _bcd(r[0] & 0x7F)
+        return epoch if epoch >= _SET_AFTER else None
 
     def set(self, epoch):
         """Set the clock to Unix seconds epoch (from 2000 to 2199) and clear OSF."""

@@ -80,6 +80,17 @@ def test_the_board_reads_a_module_set_elsewhere(tmp_path):
     assert when.timestamp() <= stamp <= when.timestamp() + 30
 
 
+def test_a_module_that_reads_before_2024_gives_no_date(tmp_path):
+    """OSF clear, but the clock counts from 2000: never set (as a DS1307 after a new cell)."""
+    flash = tmp_path / "flash.img"
+    module = DS3231(cell_of(flash))
+    module.write(bytes([0x0F, 0x00]))
+    assert not module.stopped and module.now() < 1704067200
+    with VirtualBoard(flash=flash, heap=HEAP, rtc=True) as vb:
+        with frames_on(vb.port, boot=True) as frames:
+            assert new_game_record(frames)[1] is None
+
+
 def test_records_carry_the_boot_and_the_ms_since_it(board):
     with frames_on(board.port, boot=True) as frames:
         frames.ok("new", **LOBO)
