@@ -13,8 +13,8 @@ def test_sync_stores_exactly_the_journal_and_repeats_add_nothing(device, table, 
     with Store(tmp_path / "hil.sqlite3") as store:
         report = sync(device.link, store)
         assert not report.refused, "every record replays: %s" % report.refused
-        assert store.records(info["device"], info["log_epoch"]) == on_board, \
-            "the database holds exactly the board's journal records"
+        assert store.records(info["device"], info["log_epoch"]) == [r[:5] for r in on_board], \
+            "the database holds exactly the board's journal records (their [boot, ms] aside)"
         game = [g for g in store.games() if g["game_id"] == on_board[-1][2]]
         assert game and game[0]["final_state"] == device.state() and game[0]["status"] == "playing", \
             "the game in play is rebuilt to the board's state: %r" % game
