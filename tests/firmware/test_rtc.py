@@ -57,6 +57,9 @@ def test_the_clock_module_gives_the_time_at_boot_and_keeps_it_while_off(tmp_path
             record = new_game_record(frames)
             assert SET + 2 <= record[1] <= SET + 20, "the module counted on while the board was off"
             assert record[5][0] == frames.boot["boot"] == 2
+        vb.hard_reset()
+        with frames_on(vb.port, boot=True) as frames:
+            assert record[1] <= new_game_record(frames)[1] <= SET + 30, "and through the EN button"
     # another run of the virtual board on the same flash image: the same module, still counting
     with VirtualBoard(flash=flash, heap=HEAP, rtc=True) as vb:
         with frames_on(vb.port, boot=True) as frames:
