@@ -35,10 +35,16 @@ def display():
 
 
 def rtc():
-    """The DS3231 real-time clock module when one is fitted (it answers on the bus), else None."""
-    from croupier.ds3231 import probe
+    """The DS3231 real-time clock module when one is fitted (it answers on the bus), else None;
+    a board without one never loads its driver."""
+    bus = i2c()
+    try:
+        bus.readfrom(RTC_ADDR, 1)  # any register: only whether the address is acknowledged
+    except OSError:
+        return None
+    from croupier.ds3231 import DS3231
 
-    return probe(i2c(), RTC_ADDR)
+    return DS3231(bus, RTC_ADDR)
 
 
 def keypad():

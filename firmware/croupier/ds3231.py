@@ -17,15 +17,6 @@ _PM = const(0x20)
 _SET_AFTER = const(1704067200)
 
 
-def probe(i2c, addr=ADDR):
-    """The DS3231 answering at addr on the bus, or None when nobody acknowledges it."""
-    try:
-        i2c.readfrom_mem(addr, _STATUS, 1)
-    except OSError:
-        return None
-    return DS3231(i2c, addr)
-
-
 class DS3231:
     def __init__(self, i2c, addr=ADDR):
         self._i2c = i2c

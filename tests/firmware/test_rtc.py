@@ -171,3 +171,14 @@ def test_old_records_stay_readable_and_ms_counts_past_the_ticks_wrap(mpy):
     assert [r[5] for r in records[2:]] == [[1, 200], [1, 350]], "ms from the boot, across the wrap"
     assert out["uptime"] == 350
     assert out["resume_again"][2] == [["play", "9"], ["play", "5"], ["play", "2"]]
+
+
+def test_the_driver_loads_only_on_a_board_with_the_module(tmp_path):
+    from croupier.deploy import Mpremote
+
+    loaded = "import sys; print(sorted(m for m in sys.modules if 'ds3231' in m))"
+    for fitted, expect in ((False, "[]"), (True, "['croupier.ds3231']")):
+        with VirtualBoard(flash=tmp_path / ("%s.img" % fitted), heap=HEAP, rtc=fitted) as vb:
+            with frames_on(vb.port, boot=True):
+                pass
+            assert Mpremote(vb.port).run("resume", "exec", loaded).strip() == expect  # no soft reset
