@@ -20,6 +20,13 @@ PARTS = {
         "pins": ("R1", "R2", "R3", "R4", "C1", "C2", "C3", "C4"),
         "power": {},
     },
+    "DS3231 RTC": {
+        "title": "DS3231 clock module (optional)",
+        # The I2C end of a ZS-042 module's header (its 32K and SQW pins stay unwired).
+        "pins": ("SCL", "SDA", "VCC", "GND"),
+        # 3V3, not 5V: the module's pull-ups on SDA/SCL go to its VCC.
+        "power": {"GND": "GND.1", "VCC": "3V3"},
+    },
     "passive piezo buzzer": {
         "title": "buzzer driver (on perfboard)",
         "pins": ("+ (via NPN base resistor)", "V+", "GND"),
@@ -41,13 +48,21 @@ def part(name):
 
 
 def connections(pinmap):
-    """Every wire as (board pin, part, part pin, signal or None for power), in a stable order."""
+    """Every wire as (board pin, part, part pin, signal or None for power), in a stable order:
+    the signals, the clock module's bus wires beside the OLED's, then power."""
     wires = []
     for s in pinmap.signals:
         if s["part_pin"] not in part(s["part"])["pins"]:
             raise PinMapError("%s: %r has no pin %r" % (s["signal"], s["part"], s["part_pin"]))
         wires.append((wokwi_pin(s["gpio"]), s["part"], s["part_pin"], s["signal"]))
-    for name in pinmap.parts():
+    if pinmap.rtc:
+        name = pinmap.rtc["part"]
+        for signal in ("i2c_sda", "i2c_scl"):
+            part_pin = pinmap.signal(signal)["part_pin"]  # SDA to SDA, as on the OLED
+            if part_pin not in part(name)["pins"]:
+                raise PinMapError("rtc: %r has no pin %r" % (name, part_pin))
+            wires.append((wokwi_pin(pinmap.gpio(signal)), name, part_pin, signal))
+    for name in pinmap.every_part():
         for part_pin, board_pin in sorted(part(name)["power"].items()):
             wires.append((board_pin, name, part_pin, None))
     return wires

@@ -32,6 +32,7 @@ class PinMap:
         if missing:
             raise PinMapError("pins.json lacks the signals: " + ", ".join(missing))
         self.i2c_address, self.i2c_freq = _i2c(data)
+        self.rtc = _rtc(data, self.i2c_address)  # the optional clock module on the bus, or None
         self.key_labels = _labels(data)
 
     def signal(self, name):
@@ -49,16 +50,21 @@ class PinMap:
         return tuple(self.gpio(name) for name in COL_SIGNALS)
 
     def parts(self):
-        """Part names in the order they first appear in the file."""
+        """Part names in the order they first appear in the file (the optional clock module,
+        which has no signal of its own, is not one of them)."""
         names = []
         for s in self.signals:
             if s["part"] not in names:
                 names.append(s["part"])
         return names
 
+    def every_part(self):
+        """parts(), then the optional clock module when the pin map has one."""
+        return self.parts() + ([self.rtc["part"]] if self.rtc else [])
+
     def firmware_constants(self):
         """What firmware/boards/esp32.py must define, under the names of docs/architecture.md."""
-        return {
+        constants = {
             "PIN_SDA": self.gpio("i2c_sda"),
             "PIN_SCL": self.gpio("i2c_scl"),
             "KEY_ROWS": self.key_rows,
@@ -68,6 +74,9 @@ class PinMap:
             "I2C_FREQ": self.i2c_freq,
             "KEY_LABELS": self.key_labels,
         }
+        if self.rtc:
+            constants["RTC_ADDR"] = self.rtc["address"]
+        return constants
 
 
 def load(path=PINS_JSON):
@@ -119,6 +128,19 @@ def _i2c(data):
     if not isinstance(i2c, dict):
         raise PinMapError("pins.json: 'i2c' must be an object with address and freq")
     return _int(i2c, "address", "i2c", 0x08, 0x77), _int(i2c, "freq", "i2c", 10000, 1000000)
+
+
+def _rtc(data, oled_address):
+    """The optional `rtc` entry: a clock module sharing the OLED's I2C bus, or None."""
+    rtc = data.get("rtc")
+    if rtc is None:
+        return None
+    if not isinstance(rtc, dict):
+        raise PinMapError("pins.json: 'rtc' must be an object with part and address")
+    _text(rtc, "part", "rtc")
+    if _int(rtc, "address", "rtc", 0x08, 0x77) == oled_address:
+        raise PinMapError("rtc: address %d is the OLED's: two parts on one bus need two addresses" % oled_address)
+    return rtc
 
 
 def _labels(data):

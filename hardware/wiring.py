@@ -7,12 +7,12 @@ no two wires ever share a segment.
 from hardware import devkitc, parts
 from hardware.svg import Svg
 
-WIDTH, HEIGHT = 1120, 1000
+WIDTH, HEIGHT = 1120, 1080
 BOARD_X, BOARD_W, BOARD_TOP = 440, 200, 100
 PIN_Y0, PITCH = 170, 26
 BOARD_BOTTOM = PIN_Y0 + PITCH * (len(devkitc.LEFT) - 1) + 40
 LANE_GAP, LANE_START = 12, 20
-TABLE_Y = 770
+TABLE_Y = 830
 
 # Where each part sits: side of the board, box (x, y, w, h), pin slots (half a pitch off
 # the header pins so a wire's two horizontal runs never line up), with the connector
@@ -20,6 +20,7 @@ TABLE_Y = 770
 LAYOUT = {
     "4x4 keypad": {"side": "left", "box": (60, 280, 190, 250), "first_slot": 5},
     "SSD1306 OLED": {"side": "right", "box": (870, 120, 190, 180), "first_slot": 0},
+    "DS3231 RTC": {"side": "right", "box": (870, 650, 190, 150), "first_slot": 19},
 }
 BUZZER = "passive piezo buzzer"
 BUZZER_BOX = (870, 380, 190, 250)
@@ -95,6 +96,11 @@ def render(pinmap):
              font_size=12, fill="#555")
     svg.text(20, 72, "I2C address 0x%02X at %d kHz. Rows drive low one at a time (open drain); columns read with pull-ups."
              % (pinmap.i2c_address, pinmap.i2c_freq // 1000), font_size=12, fill="#555")
+    if pinmap.rtc:
+        for i, line in enumerate(("Optional: a %s module" % pinmap.rtc["part"],
+                                  "at I2C address 0x%02X on the same bus" % pinmap.rtc["address"],
+                                  "(its wires are dashed).")):
+            svg.text(20, 110 + 16 * i, line, font_size=12, fill="#555")
     wires = parts.connections(pinmap)
     used = {}
     router = Router()
@@ -104,7 +110,9 @@ def render(pinmap):
         paint = colour(signal, board_pin)
         used[board_pin] = paint
         points = router.route(side, header_y(index), part_side, part_x, part_y)
-        svg.polyline(points, stroke=paint, stroke_width=2.5, stroke_linejoin="round")
+        optional = pinmap.rtc is not None and part_name == pinmap.rtc["part"]
+        svg.polyline(points, stroke=paint, stroke_width=2.5, stroke_linejoin="round",
+                     **({"stroke_dasharray": "7,4"} if optional else {}))
         label = board_pin.split(".")[0] if signal is None else "GPIO%s" % board_pin
         anchor_x = part_x + 6 if part_side == "left" else part_x - 6
         svg.text(anchor_x, part_y - 4, label, font_size=10, fill=paint,
@@ -113,6 +121,8 @@ def render(pinmap):
     _keypad(svg, pinmap)
     _oled(svg)
     _buzzer(svg)
+    if pinmap.rtc:
+        _rtc(svg, pinmap.rtc["part"])
     _table(svg, pinmap)
     return svg.render()
 
@@ -168,6 +178,14 @@ def _oled(svg):
     svg.text(box[0] + 119, box[1] + 57, "128 x 64", font_size=12, fill="#7fd3ff", text_anchor="middle")
 
 
+def _rtc(svg, name):
+    box = LAYOUT[name]["box"]
+    _part_box(svg, name, box, "right", _pins_of(name))
+    x, y = box[0] + 140, box[1] + 60
+    svg.circle(x, y, 26, fill="#d0d4d8", stroke="#555")  # the coin cell holder
+    svg.text(x, y + 4, "CR2032", font_size=10, text_anchor="middle")
+
+
 def _buzzer(svg):
     x0, y0 = BUZZER_BOX[0], BUZZER_BOX[1]
     points = [(label, part_pin_point(BUZZER, pin)[1:])
@@ -203,9 +221,16 @@ def _table(svg, pinmap):
     columns = ((20, "signal"), (110, "GPIO"), (160, "mode"), (280, "part"), (420, "pin"), (600, "note"))
     for x, head in columns:
         svg.text(x, TABLE_Y, head, font_size=12, font_weight="bold")
-    for row, s in enumerate(pinmap.signals):
-        y = TABLE_Y + 20 * (row + 1)
+    rows = []
+    for s in pinmap.signals:
         mode = s["mode"] + (" (%s)" % s["drive"].replace("_", " ") if s.get("drive") else "")
-        values = (s["signal"], str(s["gpio"]), mode, s["part"], s["part_pin"], s["note"])
+        rows.append(((s["signal"], str(s["gpio"]), mode, s["part"], s["part_pin"], s["note"]),
+                     colour(s["signal"], "")))
+    if pinmap.rtc:
+        sda, scl = pinmap.signal("i2c_sda"), pinmap.signal("i2c_scl")
+        rows.append((("(optional)", "%d, %d" % (sda["gpio"], scl["gpio"]), "i2c", pinmap.rtc["part"],
+                      "%s, %s" % (sda["part_pin"], scl["part_pin"]), pinmap.rtc["note"]), "#555"))
+    for row, (values, paint) in enumerate(rows):
+        y = TABLE_Y + 20 * (row + 1)
         for (x, _), value in zip(columns, values):
-            svg.text(x, y, value, font_size=11, fill=colour(s["signal"], ""))
+            svg.text(x, y, value, font_size=11, fill=paint)

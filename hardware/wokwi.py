@@ -1,7 +1,8 @@
 """The Wokwi simulator diagram (hardware/wokwi/diagram.json), wired as pins.json says.
 
 Wokwi has no transistor part, so in the simulation the buzzer hangs straight off its GPIO;
-on the real board it sits behind the NPN driver of the wiring diagram.
+on the real board it sits behind the NPN driver of the wiring diagram. Nor has it a DS3231:
+the optional clock module is its DS1307 there.
 """
 import json
 
@@ -15,6 +16,9 @@ WOKWI_PARTS = {
     "SSD1306 OLED": ("oled1", "board-ssd1306", (-130, 170), {}),
     "4x4 keypad": ("keypad1", "wokwi-membrane-keypad", (-60, -400), {}),
     "passive piezo buzzer": ("bz1", "wokwi-buzzer", (170, 190), {"+ (via NPN base resistor)": "2", "GND": "1", "V+": None}),
+    # Wokwi has no DS3231; its DS1307 answers at the same address with the same time
+    # registers (and no OSF flag: the firmware takes its time as valid).
+    "DS3231 RTC": ("rtc1", "wokwi-ds1307", (60, 330), {"VCC": "5V"}),
 }
 
 
@@ -23,7 +27,9 @@ def attrs(part_name, pinmap):
         return {"i2cAddress": "0x%02x" % pinmap.i2c_address}
     if part_name == "4x4 keypad":
         return {"keys": list(pinmap.key_labels)}
-    return {"volume": "0.1"}
+    if part_name == "passive piezo buzzer":
+        return {"volume": "0.1"}
+    return {}
 
 
 def wokwi_part(part_name):
@@ -34,7 +40,7 @@ def diagram(pinmap):
     """The diagram as a dict (parts in pin map order, then the wires in parts.connections order)."""
     board = {"type": "board-esp32-devkit-c-v4", "id": BOARD_ID, "top": 0, "left": 0, "attrs": {}}
     placed = [board]
-    for name in pinmap.parts():
+    for name in pinmap.every_part():
         part_id, kind, (top, left), _ = wokwi_part(name)
         placed.append({"type": kind, "id": part_id, "top": top, "left": left, "attrs": attrs(name, pinmap)})
     wires = [

@@ -11,17 +11,40 @@ KEY_COLS = (27, 14, 4, 18)  # C1..C4, inputs with pull-ups
 PIN_BUZZER = const(23)
 I2C_ADDR = const(60)
 I2C_FREQ = const(400000)
+RTC_ADDR = const(104)  # the optional DS3231 real-time clock, on the OLED's bus
 KEY_LABELS = ("1", "2", "3", "A", "4", "5", "6", "B", "7", "8", "9", "C", "*", "0", "#", "D")
 
 JOURNAL_DIR = "/journal"
+_bus = []  # the one I2C bus, made at its first use
+
+
+def i2c():
+    """The hardware I2C bus the OLED and the real-time clock share."""
+    if not _bus:
+        from machine import I2C, Pin
+
+        _bus.append(I2C(0, scl=Pin(PIN_SCL), sda=Pin(PIN_SDA), freq=I2C_FREQ))
+    return _bus[0]
 
 
 def display():
-    """The SSD1306 OLED on the hardware I2C bus."""
-    from machine import I2C, Pin
+    """The SSD1306 OLED on the I2C bus."""
     from croupier.ssd1306 import SSD1306
 
-    return SSD1306(I2C(0, scl=Pin(PIN_SCL), sda=Pin(PIN_SDA), freq=I2C_FREQ), I2C_ADDR)
+    return SSD1306(i2c(), I2C_ADDR)
+
+
+def rtc():
+    """The DS3231 real-time clock module when one is fitted (it answers on the bus), else None;
+    a board without one never loads its driver."""
+    bus = i2c()
+    try:
+        bus.readfrom(RTC_ADDR, 1)  # any register: only whether the address is acknowledged
+    except OSError:
+        return None
+    from croupier.ds3231 import DS3231
+
+    return DS3231(bus, RTC_ADDR)
 
 
 def keypad():

@@ -2,7 +2,7 @@
 # host/croupier/sim. It is wired exactly like the ESP32 DevKit, so it takes the same pins and
 # part factories; only its NAME differs.
 from boards.esp32 import (  # noqa: F401 (re-exported: the board contract)
-    PIN_SDA, PIN_SCL, KEY_ROWS, KEY_COLS, PIN_BUZZER, I2C_ADDR, I2C_FREQ, KEY_LABELS,
-    JOURNAL_DIR, display, keypad, buzzer, unique_id)
+    PIN_SDA, PIN_SCL, KEY_ROWS, KEY_COLS, PIN_BUZZER, I2C_ADDR, I2C_FREQ, RTC_ADDR, KEY_LABELS,
+    JOURNAL_DIR, i2c, display, rtc, keypad, buzzer, unique_id)
 
 NAME = "sim"

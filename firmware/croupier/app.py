@@ -1,5 +1,5 @@
 """Wiring: the board's parts, the journal, the controller, the UI and the link, each in its
-own asyncio task (keypad scan, key handling, display refresh, clock, buzzer, link).
+own asyncio task (keypad scan, key handling, display refresh, clock, uptime, buzzer, link).
 
 A bug anywhere shows a crash screen instead of dying silently. The journal stays intact:
 every record is durable before the game changes, and after a crash the game is rebuilt from
@@ -17,6 +17,7 @@ from croupier.ui import draw
 
 TICK_MS = const(100)  # announcement and message timeouts need no finer clock
 RESTART_MS = const(3000)  # how long the crash screen stays before a running app restarts
+UPTIME_MS = const(3600000)  # how often the journal's uptime takes in ticks_ms (wraps in 12 days)
 
 
 class App:
@@ -57,7 +58,7 @@ class App:
         link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
         tasks = [asyncio.create_task(coro) for coro in (
             self.keypad.run(), self.buzzer.run(), link.run(),
-            self._keys(), self._refresh(), self._clock())]
+            self._keys(), self._refresh(), self._clock(), self._uptime())]
         await self.failed.wait()
         for task in tasks:
             task.cancel()
@@ -74,7 +75,7 @@ class App:
             from croupier.journal import Journal
             from croupier.ui.root import Ui
 
-            self.journal = Journal(self.board.JOURNAL_DIR)
+            self.journal = Journal(self.board.JOURNAL_DIR, self.board.rtc())
             self.controller = Controller(self.journal)
             self.ui = Ui(self.controller, self.buzzer, self.redraw.set)
 
@@ -112,6 +113,11 @@ class App:
             await asyncio.sleep_ms(TICK_MS)
             self.ui.tick(time.ticks_ms())
 
+    async def _uptime(self):
+        while True:
+            await asyncio.sleep_ms(UPTIME_MS)
+            self.journal.uptime_ms()
+
     def _task_failed(self, loop, context):
         self.crash(context["exception"])
         self.failed.set()
@@ -128,8 +134,9 @@ class App:
             fb = self.display
             fb.fill(0)
             draw.banner(fb, "CRASH")
-            draw.text_center(fb, draw.clip(type(exc).__name__, 16), 24)
-            draw.text_center(fb, draw.clip(str(exc), 16), 34)
+            lines = draw.wrap("%s: %s" % (type(exc).__name__, exc), 16)
+            for i in range(min(2, len(lines))):
+                draw.text_center(fb, lines[i], 24 + 10 * i)
             draw.text_center(fb, "journal is safe", 44)
             if not self.up:
                 draw.text_center(fb, "key: try again", 54)

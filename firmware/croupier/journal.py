@@ -7,7 +7,8 @@
 #                          when a segment is closed.
 #   00000065.log           the active segment, named by the seq of its first record; one
 #                          sealed record per line: canon JSON `[seq, time, game_id, kind,
-#                          data]`, `|`, its CRC-32 in 8 hex digits, newline.
+#                          data, [boot, ms]]` (journals written before [boot, ms] was added
+#                          hold the first five only), `|`, its CRC-32 in 8 hex digits, newline.
 #   closed/00000001.log …  closed segments, moved out of the way so that the folder boot
 #                          works in stays small however many games are stored.
 #   epoch                  the log epoch again, written once: a head the flash damaged is
@@ -125,9 +126,14 @@ class Game:
 
 
 class Journal:
-    def __init__(self, path):
+    def __init__(self, path, clock=None):
+        """clock: the battery-backed real-time clock (ds3231.DS3231) or None. The time comes
+        from it at boot, and set_time() sets it too."""
         self.path = path.rstrip("/")
-        self._clock_offset = None  # Unix seconds minus time.time(), once the host set it
+        self._clock = clock
+        self._clock_offset = None  # Unix seconds minus time.time(), once known
+        self._ticks = time.ticks_ms()  # uptime_ms(): ms since this boot, past ticks_ms wraps
+        self._uptime = 0
         self._ensure_dir()
         head = self._read_head() or self._rebuilt_head()
         self.epoch = head["epoch"]
@@ -146,6 +152,13 @@ class Journal:
             if name.endswith(".log") and int(name[:-4]) != self._segment:
                 self._archive(int(name[:-4]))
         self._scan_active()
+        if clock is not None:
+            try:
+                epoch = clock.now()
+            except OSError:
+                epoch = None  # the module went quiet since the probe: no time, as without one
+            if epoch is not None:
+                self._clock_offset = epoch - int(time.time())
 
     def _close_segment(self):
         """Start a new segment: the head points at it, with the game as it stands; then the
@@ -248,7 +261,7 @@ class Journal:
         return good, False
 
     def _valid_next(self, record):
-        return (isinstance(record, list) and len(record) == 5
+        return (isinstance(record, list) and 5 <= len(record) <= 6
                 and record[0] == self._next_seq and isinstance(record[3], str))
 
     def _keep_prefix(self, name, size):
@@ -265,7 +278,7 @@ class Journal:
 
     def _note(self, record):
         """Account for one record: seq, segment fill, and the unfinished game."""
-        seq, _, game_id, kind, data = record
+        seq, game_id, kind, data = record[0], record[2], record[3], record[4]
         self._next_seq = seq + 1
         self._in_segment += 1
         if kind == "new":
@@ -292,8 +305,21 @@ class Journal:
         return self._next_seq - 1
 
     def set_time(self, epoch):
-        """Set the clock (Unix seconds); records written before carry a null time."""
+        """Set the clock (Unix seconds), the real-time clock module's too; records written
+        before carry a null time unless the module gave it at boot. ValueError (the module
+        cannot hold that date) or OSError (it did not answer): the time is as it was."""
+        if self._clock is not None:
+            self._clock.set(int(epoch))
         self._clock_offset = int(epoch) - int(time.time())
+
+    def uptime_ms(self):
+        """Milliseconds since this boot (the records' [boot, ms], `hello`'s uptime_ms).
+        ticks_ms wraps (every 12 days on the ESP32): each call adds the ticks since the last
+        one, so it must be called at least every few days (the app does it hourly)."""
+        now = time.ticks_ms()
+        self._uptime += time.ticks_diff(now, self._ticks)
+        self._ticks = now
+        return self._uptime
 
     def now(self):
         """Unix seconds, or None while the clock is unset."""
@@ -306,10 +332,10 @@ class Journal:
         starts a game whose id is its own seq; abandon: the id of the unfinished game it
         replaces, whose `abandon` record goes into the same write, so both land or neither.
         JournalError when the flash refuses it: then nothing was written."""
-        seq, now = self._next_seq, self.now()
-        records = [] if abandon is None else [[seq, now, abandon, "abandon", None]]
+        seq, now, stamp = self._next_seq, self.now(), [self.boots, self.uptime_ms()]
+        records = [] if abandon is None else [[seq, now, abandon, "abandon", None, stamp]]
         seq += len(records)
-        records.append([seq, now, seq if game_id is None else game_id, kind, data])
+        records.append([seq, now, seq if game_id is None else game_id, kind, data, stamp])
         canon.check(records)  # a value canon refuses must not leave half a line behind
         try:
             with open(self._segment_file(self._segment), "ab") as f:
@@ -335,7 +361,9 @@ class Journal:
         return firsts
 
     def records(self, from_seq, max_records, max_bytes=None):
-        """Up to max_records records with seq >= from_seq, oldest first; with max_bytes, no
+        """Up to max_records records with seq >= from_seq, oldest first, each
+        [seq, time, game_id, kind, data, [boot, ms]] (or the first five, as older firmware
+        wrote them); with max_bytes, no
         more once that much journal text is taken (always at least one record)."""
         out = []
         size = 0

@@ -9,7 +9,6 @@ import binascii
 import gc
 import json
 import sys
-import time
 
 import croupier
 from croupier.journal import JournalError, Sealer, crc_hex
@@ -23,7 +22,6 @@ LOG_BYTES = const(2048)  # and about this much journal text, so a page fits a sm
 MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
-_BOOT_TICKS = time.ticks_ms()
 
 # command -> (required arguments, optional arguments); its handler is Link._<command>.
 _COMMANDS = {
@@ -240,7 +238,7 @@ class Link:
         out["proto"] = PROTO
         out["board"] = self.board.NAME
         out["boot"] = journal.boots
-        out["uptime_ms"] = time.ticks_diff(time.ticks_ms(), _BOOT_TICKS)
+        out["uptime_ms"] = journal.uptime_ms()  # the clock of the records' [boot, ms]
         out["log_epoch"] = journal.epoch
         out["last_seq"] = journal.last_seq
         out["acked"] = journal.acked
@@ -320,7 +318,10 @@ class Link:
         return {"names": self.controller.roster}
 
     def _clock(self, request):
-        self.journal.set_time(_int(request["epoch"], "epoch"))
+        try:
+            self.journal.set_time(_int(request["epoch"], "epoch"))
+        except ValueError as exc:  # a date the real-time clock module cannot hold
+            raise RequestError("bad_args", str(exc))
 
     # -- events -----------------------------------------------------------------------
 

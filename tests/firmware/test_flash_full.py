@@ -39,5 +39,5 @@ def test_a_full_flash_refuses_cards_clearly_and_the_board_keeps_its_game(board):
     with frames_on(board.port, boot=True) as frames:
         assert frames.ok("play", card="5")["state"]["total"] == 14
         records = frames.ok("log", **{"from": 0, "max": 10})["records"]
-        assert [r[3:] for r in records] == [
+        assert [r[3:5] for r in records] == [
             ["new", records[0][4]], ["play", "9"], ["play", "5"]], "every accepted card, once"

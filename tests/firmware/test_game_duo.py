@@ -91,7 +91,7 @@ def test_force_protect_and_refusals(micropython, tmp_path):
     assert s["no_draw"]["state"] == forced
     assert s["protected"]["state"]["protected"] == 1
     assert s["no_force"]["message"] == "P2 is protected this turn"
-    assert s["same"]["preview"] == ["4 -> ?", "a card must differ from the last one (4)"]
+    assert s["same"]["preview"] == ["4 -> ? a card", "must differ from", "the last one (4)"]  # wrapped
 
 
 def test_three_in_a_row_wins_two_points_with_the_x2(micropython, tmp_path):

@@ -165,6 +165,6 @@ def test_a_total_too_wide_for_big_digits_is_shown_small_beside_the_chips(micropy
     s = play(micropython, tmp_path, LOBO3, ("keys", "b " * 9), ("snap", "-90"),
              ("keys", "b"), ("snap", "-100"))
     assert s["-100"]["state"]["total"] == -100
-    assert lit(s["-90"]["fb"], 0, 8, 64, 8) > 0  # "-90": big digits from the top row
-    assert lit(s["-100"]["fb"], 0, 8, 64, 8) == 0  # "-100": one text row lower, small
+    assert lit(s["-90"]["fb"], 0, 8, 60, 8) > 0  # "-90": big digits from the top row
+    assert lit(s["-100"]["fb"], 0, 8, 60, 8) == 0  # "-100": one text row lower, small
     assert lit(s["-100"]["fb"], 0, 16, 40, 8) > 0

@@ -36,6 +36,12 @@ def test_every_part_of_the_pin_map_is_listed_and_not_optional(bom, pins):
         assert part in required, part
 
 
+def test_the_optional_clock_module_is_listed_as_optional(bom, pins):
+    rows = [row for row in bom if row["part"] == pins.rtc["part"]]
+    assert len(rows) == 1 and rows[0]["optional"] == "yes"
+    assert "0x%02x" % pins.rtc["address"] in rows[0]["description"]
+
+
 def test_the_listed_extras_are_there(bom):
     text = " ".join(row["description"] for row in bom).lower()
     for item in ("npn", "resistor", "jumper", "header", "lipo", "charger"):

@@ -51,6 +51,24 @@ def test_the_wiring_shows_every_signal(pins):
     assert "0x%02X" % pins.i2c_address in " ".join(shown)
 
 
+def test_the_optional_clock_module_follows_the_pin_map(pins, pin_data, edited):
+    shown = texts(generate.outputs(pins)["wiring.svg"])
+    assert "DS3231 clock module (optional)" in shown and pins.rtc["note"] in shown
+    assert shown.count("GPIO21") == 2 and shown.count("GPIO22") == 2, "the OLED's and the clock's"
+    moved = generate.outputs(pinmap.PinMap(edited({"i2c_sda": {"gpio": 19}})))["wokwi/diagram.json"]
+    assert '"esp:19", "oled1:SDA"' in moved and '"esp:19", "rtc1:SDA"' in moved
+    del pin_data["rtc"]
+    without = generate.outputs(pinmap.PinMap(pin_data))
+    assert "rtc1" not in without["wokwi/diagram.json"]
+    assert "DS3231 clock module (optional)" not in texts(without["wiring.svg"])
+
+
+def test_a_clock_module_at_the_oleds_address_is_refused(pin_data):
+    pin_data["rtc"]["address"] = pin_data["i2c"]["address"]
+    with pytest.raises(pinmap.PinMapError, match="two parts on one bus need two addresses"):
+        pinmap.PinMap(pin_data)
+
+
 def test_the_overlay_prints_each_label_with_its_meaning(pins):
     shown = texts(generate.outputs(pins)["keypad-overlay.svg"])
     for label in pins.key_labels:

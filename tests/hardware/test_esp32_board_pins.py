@@ -14,7 +14,9 @@ def test_the_esp32_board_module_matches_the_pin_map(pins):
 
 def test_the_expected_constants_are_the_contract_names(pins):
     assert sorted(pins.firmware_constants()) == sorted(
-        ["PIN_SDA", "PIN_SCL", "KEY_ROWS", "KEY_COLS", "PIN_BUZZER", "I2C_ADDR", "I2C_FREQ", "KEY_LABELS"])
+        ["PIN_SDA", "PIN_SCL", "KEY_ROWS", "KEY_COLS", "PIN_BUZZER", "I2C_ADDR", "I2C_FREQ", "RTC_ADDR",
+         "KEY_LABELS"])
+    assert pins.firmware_constants()["RTC_ADDR"] == 0x68
     constants = pins.firmware_constants()
     assert constants["KEY_ROWS"] == pins.key_rows and constants["KEY_LABELS"] == pins.key_labels
     assert constants["PIN_SDA"] == pins.signal("i2c_sda")["gpio"]

@@ -11,7 +11,7 @@ from hardware.generate import HARDWARE_DIR
 WOKWI_DIR = HARDWARE_DIR / "wokwi"
 # pins.json part -> Wokwi part type; the buzzer's driven pin is its "2" (+) in Wokwi.
 PART_TYPES = {"SSD1306 OLED": "board-ssd1306", "4x4 keypad": "wokwi-membrane-keypad",
-              "passive piezo buzzer": "wokwi-buzzer"}
+              "passive piezo buzzer": "wokwi-buzzer", "DS3231 RTC": "wokwi-ds1307"}
 PIN_RENAMES = {"+ (via NPN base resistor)": "2"}
 
 
@@ -72,6 +72,16 @@ def test_parts_are_powered(diagram):
     assert board + ":3V3" in net_of(diagram, oled + ":VCC")
     for pin in (oled + ":GND", buzzer + ":1"):
         assert any(p.startswith(board + ":GND") for p in net_of(diagram, pin)), pin
+
+
+def test_the_clock_module_shares_the_oleds_bus_and_is_powered(diagram, pins):
+    ids = ids_by_type(diagram)
+    board, oled, rtc = ids["board-esp32-devkit-c-v4"], ids["board-ssd1306"], ids["wokwi-ds1307"]
+    for signal, pin in (("i2c_sda", "SDA"), ("i2c_scl", "SCL")):
+        net = net_of(diagram, "%s:%s" % (rtc, pin))
+        assert {"%s:%s" % (board, devkitc.wokwi_pin(pins.gpio(signal))), "%s:%s" % (oled, pin)} <= net
+    assert board + ":3V3" in net_of(diagram, rtc + ":5V"), "its pull-ups must go to 3V3, not 5V"
+    assert any(p.startswith(board + ":GND") for p in net_of(diagram, rtc + ":GND"))
 
 
 def test_wires_join_existing_pins(diagram):

@@ -224,9 +224,18 @@ def test_lobo77_rule_7_end_cuts_a_two_card_turn_short():
     assert g.play("end") == []
     assert fields(g, "turn owed total") == (0, 1, 5)
     assert g.round_log()[-1] == [2, "end", 5]
+
+
+def test_lobo77_rule_7_a_two_card_turn_plays_at_least_one_card():
     g = game("lobo77")
-    play(g, "2x end")  # no card left at all
-    assert g.state()["turn"] == 0
+    play(g, "2x")
+    assert not g.second_card_owed()
+    illegal(g, "end", "at least one card")
+    assert fields(g, "turn owed total") == (2, 2, 0)
+    play(g, "5")
+    assert g.second_card_owed() and fields(g, "turn owed") == (2, 1)
+    play(g, "end")
+    assert not g.second_card_owed() and fields(g, "turn owed") == (0, 1)
 
 
 def test_lobo77_rule_7_end_outside_a_two_card_turn_is_illegal():

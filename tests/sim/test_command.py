@@ -107,3 +107,22 @@ def test_a_board_removes_only_its_own_link(make_board, tmp_path):
     link.symlink_to(tmp_path)  # another program's link put there meanwhile
     board.close()
     assert os.readlink(link) == str(tmp_path)
+
+
+@pytest.mark.parametrize("fitted", [True, False])
+def test_rtc_fits_the_clock_module_on_the_i2c_bus(tmp_path, fitted):
+    link, image = tmp_path / "tty", tmp_path / "flash.img"
+    flash.create(image)
+    proc = subprocess.Popen([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(link),
+                             "--flash", str(image), "--heap", "96k"] + (["--rtc"] if fitted else []),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert "virtual board running" in proc.stdout.readline()
+        scan = mpremote(link, "exec", "from machine import I2C, Pin; print(I2C(0, scl=Pin(22), sda=Pin(21)).scan())")
+        assert scan.strip() == ("[60, 104]" if fitted else "[60]")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)

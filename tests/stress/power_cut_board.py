@@ -182,7 +182,7 @@ class Run:
                 break
             records += page
         for rec in records:
-            if not (isinstance(rec, list) and len(rec) == 5 and isinstance(rec[0], int) and rec[1] is None
+            if not (isinstance(rec, list) and len(rec) == 6 and isinstance(rec[0], int) and rec[1] is None
                     and isinstance(rec[2], int) and rec[3] in KINDS):
                 raise Failure("corrupt journal record %r" % (rec,))
         seqs = [r[0] for r in records]

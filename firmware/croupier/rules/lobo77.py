@@ -42,6 +42,8 @@ class Game(Engine):
         if card == "end":
             if not self.pair:
                 raise Illegal("end only cuts a two-card turn short")
+            if self.owed == 2:
+                raise Illegal("a turn plays at least one card")
             return card, END, 0
         return card, NUMBER, number(card)
 
@@ -68,6 +70,11 @@ class Game(Engine):
             self.owed = 2 if kind == TWO else 1
             self.pair = kind == TWO
         return effects
+
+    def second_card_owed(self):
+        """True between the two cards of a two-card turn: its player owes one more card
+        (the state's `owed` is 1 then, as on any turn)."""
+        return self.pair and self.owed == 1 and not self.over
 
     def _is_doublet(self, total):
         if total < 0 and self.options["negative_doublets"]:

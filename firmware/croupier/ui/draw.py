@@ -15,16 +15,28 @@ DIGIT_H = const(24)  # three display pages
 DIGIT_GAP = const(4)
 SEG = const(4)
 # Segment bits a..g (a top, b top-right, c bottom-right, d bottom, e bottom-left,
-# f top-left, g middle) for 0-9, then the minus sign.
+# f top-left, g middle) for 0-9, then the minus sign. A 1 is drawn apart (_one): two bare
+# bars side by side read as "| |", not as 11.
 _MASKS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x40"
 _MINUS = const(10)
+_STEM = const(6)  # the 1's stem, from the glyph's left edge: centred over its base
 
 # 8x8 scratch for drawing text at double size (announcement titles), reused.
 _scratch_buf = bytearray(8)
 _scratch = framebuf.FrameBuffer(_scratch_buf, 8, 8, framebuf.MONO_VLSB)
 
 
+def _one(fb, x, y):
+    """A 1 with a flag at the top left and a base: the stem centred in the glyph."""
+    fb.fill_rect(x + _STEM, y, SEG, DIGIT_H, 1)
+    fb.fill_rect(x + _STEM - SEG, y + 2, SEG, SEG, 1)  # the flag, a step below the top
+    fb.fill_rect(x + 2, y + DIGIT_H - SEG, DIGIT_W - 4, SEG, 1)
+
+
 def _glyph(fb, x, y, index):
+    if index == 1:
+        _one(fb, x, y)
+        return
     mask = _MASKS[index]
     half = (DIGIT_H - SEG) // 2
     vert = half + SEG // 2  # height of a vertical segment, overlapping the corners

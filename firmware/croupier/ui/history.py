@@ -25,7 +25,7 @@ class History:
             self.back()
 
     def draw(self, fb):
-        title_bar(fb, "Round %d: %d cards" % (self.ui.controller.state()["round"], len(self.log)))
+        title_bar(fb, "Round %d" % self.ui.controller.state()["round"], "%d cards" % len(self.log))
         if not self.log:
             draw.text_center(fb, "no card yet", 30)
         for row, (seat, card, total) in enumerate(self.log[self.top:self.top + ROWS]):

@@ -8,9 +8,13 @@ from croupier.ui import draw
 ROWS = 6  # list rows under the title, 9 px apart
 
 
-def title_bar(fb, title):
+def title_bar(fb, title, right=""):
+    """The inverted title row: title at the left, right (if any) at the right, each clear of
+    the screen's edge and of the other."""
     fb.fill_rect(0, 0, draw.W, 9, 1)
-    fb.text(draw.clip(title, 16), 1, 1, 0)
+    fb.text(draw.clip(title, 15 - (len(right) + 1 if right else 0)), 1, 1, 0)
+    if right:
+        fb.text(right, draw.W - 1 - len(right) * draw.CHAR, 1, 0)
 
 
 class ListScreen:

@@ -17,12 +17,14 @@ from croupier.ui.games import MORE
 # in its own place, so a card sends only what really changes: the preview appears on blank
 # pages and goes again; the total, the name on turn and the turn marker change in place.
 TOTAL_Y = 8  # pages 1-3, left: the running total in 24 px digits
-TOTAL_RIGHT = 60  # right-aligned: the units digit stays where it is
-CHIPS_X = 64  # pages 1-4, right half: every player's chip, two to a row, in seat order
+TOTAL_RIGHT = 58  # right-aligned: the units digit stays where it is
+CHIPS_X = 61  # pages 1-4, right half: every player's chip, two to a row, in seat order
 CHIP_W = 32
+CHIP_PITCH = 34  # a 2 px gap between the two chips of a row, none at the right edge
 STATUS_Y = 33  # page 4, left, a row under the digits: the play direction, cards owed
-ARROW_W = 40
-ENTRY_Y = 40  # pages 5-6: the preview of the card being typed, or the seat prompt
+ARROW_W = 36
+ENTRY_Y = 40  # pages 5-6: the preview of the card being typed, the seat prompt, what is owed
+PREVIEW_LINES = 5  # an illegal card's reason wraps: past two lines, over all but the top row
 BACK = ("", "", "back")  # the soft keys while a card waits for its seat
 OVER = ("", "", "")  # a finished game has no card left to play
 
@@ -32,6 +34,7 @@ class Play:
         self.ui, self.g = ui, game_module
         self.controller = ui.controller
         self._shown = None  # the state _texts last made strings for
+        self._owing = None  # what the player on turn still owes, in words (_texts)
         self._bar_keys = None  # the soft-key page _bar last made labels for
         self._clear()
 
@@ -182,7 +185,7 @@ class Play:
         try:
             after, effects = self.controller.game.peek(self._typed())
         except Illegal as e:
-            self.preview = (self.entry + " -> ?", e.reason)
+            self.preview = draw.wrap("%s -> ? %s" % (self.entry, e.reason), 16)[:PREVIEW_LINES]
             return
         result = self._hook("result")
         line = "%s -> %s" % (self.entry, result(self.controller.state(), self.entry, after)
@@ -220,10 +223,14 @@ class Play:
         lines = self.preview
         if self.prefix and not body:
             lines = (self.prompt,)
+        elif not lines and self._owing and not body:
+            lines = (self._owing,)
         if lines:
-            fb.fill_rect(0, ENTRY_Y, draw.W, 2 * draw.CHAR, 0)
+            top = ENTRY_Y - draw.CHAR * max(0, len(lines) - 2)
+            clear = top if len(lines) <= 2 else draw.CHAR  # no half-covered row shows
+            fb.fill_rect(0, clear, draw.W, ENTRY_Y + 2 * draw.CHAR - clear, 0)
             for i in range(len(lines)):
-                fb.text(draw.clip(lines[i], 16), 0, ENTRY_Y + i * draw.CHAR, 1)
+                fb.text(draw.clip(lines[i], 16), 0, top + i * draw.CHAR, 1)
         draw.bar(fb, 56, BACK if self.prefix else OVER if state["over"] else self._bar())
 
     def _bar(self):
@@ -256,6 +263,8 @@ class Play:
         self._top = "GAME OVER" if state["over"] else draw.clip(players[state["turn"]]["name"], 11)
         self._round = "R%d" % state["round"]
         self._owed = "x%d" % state["owed"]
+        owing = self._hook("owing")
+        self._owing = owing(self.controller.game) if owing else None
         self._total = str(state["total"])  # for totals too wide for big digits
         self._names = [p["name"][:3] for p in players]
         self._numbered = [str(i + 1) + p["name"][:2] for i, p in enumerate(players)]
@@ -286,7 +295,7 @@ class Play:
         players = state["players"]
         for seat in range(len(players)):  # not enumerate: its tuples would allocate
             p = players[seat]
-            x = CHIPS_X + (seat % 2) * CHIP_W
+            x = CHIPS_X + (seat % 2) * CHIP_PITCH
             y = TOTAL_Y + (seat // 2) * draw.CHAR
             # name, then the badge in reverse video: it also separates the chips
             c = 0 if seat == turn else 1

@@ -18,6 +18,7 @@ from croupier.ui import draw, games
 
 SPLASH_MS = 1200
 ERROR_MS = 2000
+MESSAGE_LINES = 5  # an error's reason, wrapped: its box still fits the screen
 SHORT_MS = 1500  # doublet, bust, swimming, eliminated; round end and game over stay
 # `ok` closes an announcement. One pressed just after the announcement went by itself was
 # meant to close it too: it must not reach the game (Lobo's empty `ok` ends a 2x turn).
@@ -176,7 +177,8 @@ class Ui:
 
     def error(self, reason):
         self.message, self.message_since = reason, self.now
-        self._message_lines = draw.wrap(reason, 16)[:3]  # once, not per redraw
+        # once, not per redraw; 15 columns keep the text off the box's frame
+        self._message_lines = draw.wrap(reason, 15)[:MESSAGE_LINES]
         self.buzzer.play("error")
         self._tuned = True
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from croupier.paths import hardware_dir
 from croupier.sim import channel, flash, ptys, toolchain
+from croupier.sim.ds3231 import DS3231, cell_of
 from croupier.sim.line import Line
 from croupier.sim.oled import SSD1306
 
@@ -56,12 +57,13 @@ def _die_with_parent():
 class VirtualBoard:
     """See docs/virtual-board.md. Use as a context manager, or start() and close()."""
 
-    def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None):
+    def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None, rtc=False):
         """flash: image file (created, with the firmware, when missing; None: a temporary
         one). firmware: True for the current build, a folder to install instead, or False
         for an empty filesystem; used only when the image is created. link: a path made a
         symlink to the serial port. uid: 6 bytes for machine.unique_id() (default: derived
-        from the image path)."""
+        from the image path). rtc: fit the optional DS3231 clock module; its time is kept
+        beside the flash image (ds3231.cell_of), so it counts on while the board is off."""
         self._pins = load_pins(pins)
         self.labels = self._pins["keypad"]["labels"]
         if heap is None:
@@ -73,6 +75,8 @@ class VirtualBoard:
         self._uid = uid
         self.oled = SSD1306()
         self.received = 0  # bytes the host wrote to the serial port (before line faults)
+        self._fit_rtc = rtc
+        self.rtc = None  # the DS3231 model once start() fitted it
         self.flash_writes = 0  # progs + erases since start()
         self.boots = 0  # interpreter starts that reached the REPL/boot.py stage
         self.formats = 0  # times the board found its flash unreadable and formatted it
@@ -122,6 +126,8 @@ class VirtualBoard:
                 content = flash.firmware_staging() if self._firmware is True else self._firmware or None
                 flash.create(self.flash, content)
             flash.check(self.flash)
+            if self._fit_rtc:
+                self.rtc = DS3231(cell_of(self.flash), self._pins["rtc"]["address"])
             self._modules = toolchain.board_modules()
             self._micropython = toolchain.micropython()
             self._free = toolchain.bare_free(self.heap)
@@ -357,6 +363,7 @@ class VirtualBoard:
                                  ",".join(map(str, _gpios(self._pins, "key_col")))),
             "I2C": "%d,%d,%d" % (_gpios(self._pins, "i2c_sda")[0], _gpios(self._pins, "i2c_scl")[0],
                                  self._pins["i2c"]["address"]),
+            "I2C_MORE": self.rtc.address if self.rtc else "",
         }.items()})
         try:
             self._proc = subprocess.Popen(
@@ -546,9 +553,13 @@ class VirtualBoard:
             self._ready = True
             self.boots += 1
             self._emit("boot", self.boots)
+        elif kind == channel.I2C_WRITE and self.rtc and arg == self.rtc.address:
+            self.rtc.write(payload)
         elif kind == channel.I2C_WRITE:
             self.oled.write(payload)
             self._emit("display")
+        elif kind == channel.I2C_READ and self.rtc and arg == self.rtc.address:
+            self._send(channel.reply(0, self.rtc.read(length)))
         elif kind == channel.I2C_READ:
             self._send(channel.reply(0, bytes((self.oled.read_status(),)) * length))
         elif kind == channel.TONE:

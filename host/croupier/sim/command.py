@@ -12,12 +12,14 @@ def add_arguments(parser):
     parser.add_argument("--flash", metavar="FILE", help="flash image (created with the firmware if missing; default: temporary)")
     parser.add_argument("--heap", metavar="SIZE", help="MicroPython heap for the firmware, e.g. 1m (default: what the firmware needs on this 64-bit port, croupier.sim.FIRMWARE_HEAP)")
     parser.add_argument("--baud", metavar="N", type=int, help="limit the serial line to N baud (8N1)")
+    parser.add_argument("--rtc", action="store_true",
+                        help="fit the optional DS3231 clock module (its time is kept in FILE.rtc beside the flash image)")
 
 
 def make_board(args):
     from croupier.sim import VirtualBoard
 
-    board = VirtualBoard(flash=args.flash, heap=args.heap, link=args.link)
+    board = VirtualBoard(flash=args.flash, heap=args.heap, link=args.link, rtc=args.rtc)
     if args.baud is not None:
         board.faults(baud=args.baud)
     return board

@@ -23,6 +23,9 @@ module defines, else its plain behaviour):
                             the pick appends value, asks again if value ends in ":", and
                             plays the card as it stands (as `ok` does) for value ""
   body(fb, state)           draws everything above the soft keys (no total, no chips)
+  owing(game)               a line for the empty entry row, from the rules engine, on what
+                            the player on turn still owes that the state's `owed` does not
+                            say (Lobo's second card of a 2x turn), or None
 A soft-key action may also be a card with "{}" for the typed digits ("{}x"), or a function
 f(play) returning a sub-screen (key(k, hold) -> card to play, "" to close, None; draw(fb)).
 Adding a game = adding its module and a line to MENU.

@@ -20,3 +20,8 @@ def badge(p):
 
 def marked(p):
     return False
+
+
+def owing(game):
+    """After the first card of a 2x turn `owed` is 1, as on any turn: say a card is still due."""
+    return "one more card" if game.second_card_owed() else None

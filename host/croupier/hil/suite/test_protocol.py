@@ -6,6 +6,7 @@ before and after.
 import binascii
 import json
 import re
+import time
 
 import pytest
 
@@ -189,13 +190,17 @@ def test_log_pages_and_record_format(device, lobo):
     new, first, second = records
     assert new[3] == "new" and new[4]["game"] == "lobo77" and new[4]["players"] == PLAYERS, new
     assert first[2] == second[2] == new[0], "a game's records carry the seq of its `new` record as game id"
-    assert [first[3:], second[3:]] == [["play", "10"], ["play", "9"]]
+    assert [first[3:5], second[3:5]] == [["play", "10"], ["play", "9"]]
+    stamps = [r[5] for r in records]
+    assert [boot for boot, _ in stamps] == [info["boot"]] * 3, "[boot, ms]: written in this boot"
+    assert [ms for _, ms in stamps] == sorted(ms for _, ms in stamps) and stamps[-1][1] <= info["uptime_ms"], \
+        "ms since the boot, on hello's uptime_ms clock: %r, uptime %d" % (stamps, info["uptime_ms"])
     one = device.call("log", **{"from": info["last_seq"] - 2, "max": 1})["records"]
     assert one == records[:1], "max limits the page"
 
 
 def test_clock_stamps_later_records(device, lobo):
-    epoch = 1767225600  # 2026-01-01
+    epoch = int(time.time())  # the true time: a board with a clock module keeps what is set
     device.call("clock", epoch=epoch)
     device.play("3")
     record = device.call("log", **{"from": device.last_seq(), "max": 1})["records"][0]

@@ -189,7 +189,8 @@ def _pin_id(pin):
 
 
 class SoftI2C:
-    """The I2C bus. A device answers when the bus runs on its SDA/SCL pins."""
+    """The I2C bus. Its devices (the OLED, and the DS3231 when fitted) answer when the bus
+    runs on their SDA/SCL pins; the supervisor plays them."""
 
     def __init__(self, scl, sda, *, freq=400000, timeout=50000):
         self.init(scl=scl, sda=sda, freq=freq, timeout=timeout)
@@ -208,10 +209,10 @@ class SoftI2C:
         pass
 
     def scan(self):
-        return [_OLED_ADDR] if self._on_bus else []
+        return list(_DEVICES) if self._on_bus else []
 
     def _check(self, addr):
-        if not (self._on_bus and addr == _OLED_ADDR):
+        if not (self._on_bus and addr in _DEVICES):
             raise OSError(19)  # ENODEV: nobody acknowledged the address
 
     def _bus_time(self, n):
@@ -276,6 +277,7 @@ class I2C(SoftI2C):
 
 
 _OLED_SDA, _OLED_SCL, _OLED_ADDR = [int(n) for n in _ch.env("I2C", "21,22,60").split(",")]
+_DEVICES = (_OLED_ADDR,) + tuple(int(n) for n in _ch.env("I2C_MORE", "").split(",") if n)
 
 
 def _on_oled_bus(sda, scl):
