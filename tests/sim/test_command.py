@@ -1,4 +1,5 @@
 """`croupier sim --headless`: a serial link for other tools, a clean end on SIGTERM/SIGINT."""
+import contextlib
 import os
 import signal
 import subprocess
@@ -73,15 +74,28 @@ def test_an_interpreter_that_cannot_run_is_named(tmp_path, kind):
     assert "Traceback" not in proc.stderr
 
 
+@contextlib.contextmanager
+def headless_sim(link, image, *options):
+    """`croupier sim --headless --link link --flash image` running until the block ends (SIGTERM, exit 0)."""
+    proc = subprocess.Popen([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(link),
+                             "--flash", str(image), "--heap", "96k"] + list(options),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert "virtual board running" in proc.stdout.readline()
+        yield proc
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+
+
 def test_a_second_sim_leaves_a_running_sims_link_alone(tmp_path):
     link = tmp_path / "tty"
     image = tmp_path / "flash.img"
     flash.create(image)
-    first = subprocess.Popen([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(link),
-                              "--flash", str(image), "--heap", "96k"],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        assert "virtual board running" in first.stdout.readline()
+    with headless_sim(link, image):
         port = os.readlink(link)
         second = subprocess.run([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(link),
                                  "--heap", "96k"], capture_output=True, text=True, timeout=60)
@@ -89,12 +103,6 @@ def test_a_second_sim_leaves_a_running_sims_link_alone(tmp_path):
         assert "%s links to %s, a port still open" % (link, port) in second.stderr
         assert os.readlink(link) == port  # neither taken over nor removed on the way out
         assert mpremote(link, "exec", "print(6 * 7)").strip() == "42"  # still the first board's
-        first.send_signal(signal.SIGTERM)
-        assert first.wait(15) == 0
-    finally:
-        if first.poll() is None:
-            first.kill()
-            first.wait(5)
     assert not link.is_symlink()
 
 
@@ -113,16 +121,6 @@ def test_a_board_removes_only_its_own_link(make_board, tmp_path):
 def test_rtc_fits_the_clock_module_on_the_i2c_bus(tmp_path, fitted):
     link, image = tmp_path / "tty", tmp_path / "flash.img"
     flash.create(image)
-    proc = subprocess.Popen([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(link),
-                             "--flash", str(image), "--heap", "96k"] + (["--rtc"] if fitted else []),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        assert "virtual board running" in proc.stdout.readline()
+    with headless_sim(link, image, *(["--rtc"] if fitted else [])):
         scan = mpremote(link, "exec", "from machine import I2C, Pin; print(I2C(0, scl=Pin(22), sda=Pin(21)).scan())")
         assert scan.strip() == ("[60, 104]" if fitted else "[60]")
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(15) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(5)
