@@ -22,6 +22,7 @@ COMMANDS = {
     "stats": "croupier.commands.stats",
     "export": "croupier.commands.export",
     "plot": "croupier.commands.plot",
+    "play": "croupier.commands.play",
     "hil": "croupier.hil.command",
 }
 
