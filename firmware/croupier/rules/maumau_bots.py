@@ -1,22 +1,27 @@
 # Computer players for maumau_match, strengths 1 to 5. A bot decides from a view (what its
 # seat sees at the table: maumau_match.Game.view) and its own random generator, nothing else.
 #   1  random legal play: any card that may be laid, or draw, all alike
-#   2  lays a random card that fits (draws only when none does); a jack wishes its longest suit
-#   3  rules of thumb: keeps its jacks, keeps suits it can follow, sheds points, aims 7s and 8s
-#      at a player close to going out
-#   4  and 5 reason about the cards they cannot see: each candidate move is tried in games
-#      sampled from the view (the unseen cards dealt at random to the other hands and the
-#      stock, as many as each holds) and played out to the round's end (determinized
-#      Monte-Carlo); 5 samples many more games. The budget is a number of playouts, not a
-#      time, so a bot decides the same way on every machine.
+#   2  lays a random card that fits (a jack like any other, wishing at random); draws only
+#      when nothing fits
+#   3  rules of thumb: keeps its jacks for when nothing else fits, wishes its longest suit,
+#      sheds its short suits first, aims 7s and 8s at a next player close to going out
+#   4  3, and reads the table: a player who drew when it could have followed the suit lacks
+#      it (until it draws again, more or less): 4 leaves such suits on top and wishes them
+#   5  reasons about the cards it cannot see: each candidate move is tried in games sampled
+#      from the view (the unseen cards dealt at random to the other hands, as many as each
+#      holds and respecting the suits they showed they lack, and to the stock) and played
+#      out to the round's end by rules of thumb (determinized Monte-Carlo). The budget is a
+#      number of playouts, not a time, so a bot decides the same way on every machine.
 from .engine import Illegal
 from .maumau_match import SUITS, PLAY, full_deck, rank, suit, fits, imagine, deal_input
 from .maumau import POINTS, card_points
 from .prng import Rng
 
 STRENGTHS = (1, 2, 3, 4, 5)
-PLAYOUTS = {4: 48, 5: 400}  # playouts per decision, shared among the candidate moves
+PLAYOUTS = 400  # strength 5's playouts per decision, shared among the candidate moves
 MAX_PLAYOUT = 150  # moves a playout may last before it is judged on the hands' sizes
+STILL_LACKS = (1.0, 0.75, 0.56, 0.42, 0.32, 0.24)  # chance a lacked suit is still lacked
+# after 0, 1, 2 ... cards drawn (each drawn card has that suit about once in four)
 
 
 class Bot:
@@ -46,7 +51,7 @@ class Bot:
         return pick
 
 
-# --- strengths 1-3: from the view alone --------------------------------------------------
+# --- strengths 1-4: from the view alone ---------------------------------------------------
 def plays(view):
     """The card inputs of view["legal"] (no "draw", no "mau")."""
     return [text for text in view["legal"] if text != "draw" and text != "mau"]
@@ -58,32 +63,18 @@ def random_legal(view, rng):
 
 
 def random_fitting(view, rng):
+    options = plays(view)
+    return options[rng.below(len(options))] if options else "draw"
+
+
+def keeper(view, rng):
     cards = [text for text in plays(view) if text[0] != "J"]
-    jacks = [text for text in plays(view) if text[0] == "J"]
     if cards:
         return cards[rng.below(len(cards))]
-    if jacks:
-        jack = jacks[0][:-2]
-        return jack + ":" + longest_suit(view["hand"], jack)
+    for text in plays(view):  # only jacks fit: the first, wishing the longest suit
+        jack = text[:-2]
+        return jack + ":" + wish_for_view(view, jack, None)
     return "draw"
-
-
-def longest_suit(hand, laid):
-    """The suit held most often in hand once laid is gone (jacks not counted; ties: the
-    suit with more points, then the first in SUITS)."""
-    best, best_key = SUITS[0], None
-    for wish in SUITS:
-        count = points = 0
-        for card in hand:
-            if suit(card) == wish and card[0] != "J":
-                count += 1
-                points += card_points(rank(card), POINTS["default"])
-        if laid[0] != "J" and suit(laid) == wish:
-            count -= 1
-        key = (count, points)
-        if best_key is None or key > best_key:
-            best, best_key = wish, key
-    return best
 
 
 def next_seat(view):
@@ -94,41 +85,121 @@ def next_seat(view):
             return seat
 
 
-def judged(view, text):
-    """How much rules of thumb like laying text (higher is better)."""
+def suit_count(hand, wanted, laid=None):
+    """Cards of suit wanted in hand, jacks and the card laid aside."""
+    count = 0
+    for card in hand:
+        if card[0] != "J" and suit(card) == wanted:
+            count += 1
+    if laid is not None and laid[0] != "J" and suit(laid) == wanted:
+        count -= 1
+    return count
+
+
+def lacks(view):
+    """What the round's log tells about the other hands: lacks[seat][i] is the chance that
+    seat holds no card of suit SUITS[i] (0 when nothing is known). A seat that drew although
+    nothing was owed could not (or would not) follow the suit on top (or the wished one);
+    each card it draws after that may bring the suit back, and laying one proves it."""
+    seats = len(view["names"])
+    drawn = [[-1] * len(SUITS) for _ in range(seats)]  # cards drawn since it showed the lack
+    played = 0
+    for seat, text in view["log"]:
+        if text[0] in "23456789AJKQ1":
+            played += 1
+    pile = view["pile"]
+    top = pile[len(pile) - played - 1] if len(pile) > played else None  # the card turned up
+    wish = None
+    owed = 0
+    for seat, text in view["log"]:
+        if text == "draw":
+            count = owed or 1
+            for i in range(len(SUITS)):
+                if drawn[seat][i] >= 0:
+                    drawn[seat][i] += count
+            if not owed and top is not None:
+                drawn[seat][SUITS.index(wish or suit(top))] = 1
+            owed = 0
+        elif text[0] in "23456789AJKQ1":
+            card = text.split(":")[0]
+            drawn[seat][SUITS.index(suit(card))] = -1
+            top = card
+            wish = text[-1] if card[0] == "J" else None
+            if card[0] == "7":
+                owed += 2
+    chances = []
+    for seat in range(seats):
+        row = []
+        for count in drawn[seat]:
+            row.append(0.0 if count < 0 else STILL_LACKS[min(count, len(STILL_LACKS) - 1)])
+        chances.append(row)
+    return chances
+
+
+def wish_for_view(view, jack, lacking):
+    """The suit a jack wishes: the one held most once it is laid (ties: more points), plus,
+    when lacking is given, a bonus for a suit the next player seems to lack."""
+    best, best_value = SUITS[0], None
+    nxt = next_seat(view)
+    for i, wish in enumerate(SUITS):
+        count = suit_count(view["hand"], wish, jack)
+        value = 4.0 * count
+        if count and lacking is not None:
+            value += 5.0 * lacking[nxt][i]
+        for card in view["hand"]:
+            if card[0] != "J" and suit(card) == wish:
+                value += card_points(rank(card), POINTS["default"]) / 100.0
+        if best_value is None or value > best_value:
+            best, best_value = wish, value
+    return best
+
+
+def judged(view, text, lacking):
+    """How much the rules of thumb like laying text (higher is better); lacking (see lacks)
+    or None."""
     card = text.split(":")[0]
-    hand = list(view["hand"])
-    hand.remove(card)
+    hand = view["hand"]
     face = rank(card)
-    wish = text[-1] if face == "J" else None
-    following = 0  # cards left that will fit on this one next time round
-    for other in hand:
+    on_top = text[-1] if face == "J" else suit(card)
+    wish = on_top if face == "J" else None
+    value = 2.0  # the card itself fits on itself: no option lost
+    for other in hand:  # lay first the card the fewest others could follow: keep options
         if fits(other, card, wish):
-            following += 1
-    value = 2.0 * following + card_points(face, POINTS["default"]) / 10.0
-    if face == "J":
-        value -= 6.0 if len(hand) > 1 else 0.0  # a jack is kept for when nothing else fits
-    threat = view["counts"][next_seat(view)]
-    if face in ("7", "8") and threat <= 2:
-        value += 8.0
+            value -= 2.0
+    if face == "J" and len(hand) > 2:
+        value -= 6.0  # a jack is kept for when nothing else fits
+    nxt = next_seat(view)
+    if face in ("7", "8") and view["counts"][nxt] <= 2:
+        value += 8.0  # the next player is close to going out: make it draw or wait
+    if lacking is not None:
+        value += 6.0 * lacking[nxt][SUITS.index(on_top)]
     return value
 
 
-def thumb(view, rng):
+def thumb(view, rng, lacking=None):
     options = plays(view)
     if not options:
         return "draw"
+    wishes = {}
     best, best_value = None, None
     for text in options:
-        if text[0] == "J" and text[-1] != longest_suit(view["hand"], text):
-            continue
-        value = judged(view, text) + rng.below(100) / 1000.0  # ties broken at random
+        if text[0] == "J":
+            jack = text[:-2]
+            if jack not in wishes:
+                wishes[jack] = wish_for_view(view, jack, lacking)
+            if text[-1] != wishes[jack]:
+                continue
+        value = judged(view, text, lacking) + rng.below(100) / 1000.0  # ties: at random
         if best_value is None or value > best_value:
             best, best_value = text, value
     return best
 
 
-# --- strengths 4-5: sampled games ----------------------------------------------------------
+def reader(view, rng):
+    return thumb(view, rng, lacks(view))
+
+
+# --- strength 5: sampled games -------------------------------------------------------------
 def unseen(view):
     """The cards this seat cannot see: not in its hand, not in the discard pile."""
     cards = full_deck()
@@ -137,45 +208,55 @@ def unseen(view):
     return cards
 
 
-def sample(view, cards, rng):
-    """A game consistent with the view: the unseen cards (a list, shuffled here) dealt to
-    the other hands (as many as each holds) and the stock."""
+def sample(view, cards, lacking, rng):
+    """Hidden hands consistent with the view: (hands, stock) with the unseen cards (a list,
+    shuffled here) dealt to the other hands, as many as each holds, and the rest to the
+    stock. A suit a seat lacks with chance p is kept out of its hand with chance p."""
     rng.shuffle(cards)
     hands = []
-    at = 0
     for seat, count in enumerate(view["counts"]):
         if seat == view["seat"]:
             hands.append(view["hand"])
-        else:
-            hands.append(cards[at:at + count])
-            at += count
-    return imagine(view, hands, cards[at:], rng.word())
+            continue
+        hand = []
+        skipped = []
+        row = lacking[seat]
+        while len(hand) < count:
+            card = cards.pop()
+            chance = row[SUITS.index(suit(card))]
+            if chance and cards and rng.below(1000) < chance * 1000:
+                skipped.append(card)
+            else:
+                hand.append(card)
+        cards[:0] = skipped  # to the bottom of the stock
+        hands.append(hand)
+    return hands, cards
 
 
-def candidates(view):
-    """The moves worth comparing: every card (a jack with one wish: its longest suit), draw."""
+def candidates(view, lacking):
+    """The moves worth comparing: every card (a jack with one wish), draw only when it is the
+    one choice or the answer to 7s."""
     options = []
+    wishes = {}
     for text in plays(view):
-        if text[0] != "J" or text[-1] == longest_suit(view["hand"], text):
-            options.append(text)
-    return options + ["draw"]
+        if text[0] == "J":
+            jack = text[:-2]
+            if jack not in wishes:
+                wishes[jack] = wish_for_view(view, jack, lacking)
+            if text[-1] != wishes[jack]:
+                continue
+        options.append(text)
+    if not options or view["draw"]:
+        options.append("draw")
+    return options
 
 
 def playout(game, seat, rng):
-    """Play game on to the round's end with quick random-fitting moves for every seat;
-    seat's value of the outcome: 1 for going out, less for each card point still held."""
+    """Play game on to the round's end, every seat following the rules of thumb (quickly);
+    seat's value of the outcome: 1 for going out, a little less for each point it holds."""
     moves = 0
     while game.phase == PLAY and moves < MAX_PLAYOUT:
-        options = game._moves()
-        plain = [move for move in options if move[0][0] != "J"]
-        if plain:
-            card, wish = plain[rng.below(len(plain))]
-            game.quick_lay(card, wish)
-        elif options:
-            card = options[0][0]
-            game.quick_lay(card, wish_for(game.hands[game.turn], card))
-        else:
-            game.quick_draw()
+        quick_move(game, rng)
         moves += 1
     if game.phase == PLAY:  # cut short: judge by the hands' sizes
         mine = len(game.hands[seat])
@@ -183,16 +264,44 @@ def playout(game, seat, rng):
         for other in range(len(game.hands)):
             if other != seat and not game.out[other] and len(game.hands[other]) <= mine:
                 fewer += 1
-        return 0.5 / (1 + fewer) - mine / 200.0
-    return (1.0 if game.gone == seat else 0.0) - game.lost[seat] / 200.0
+        return 0.5 / (1 + fewer) - mine / 1000.0
+    return (1.0 if game.gone == seat else 0.0) - game.lost[seat] / 1000.0
 
 
-def wish_for(hand, jack):
-    """A playout's wish: the suit of the first other non-jack card, else the jack's own."""
-    for card in hand:
-        if card[0] != "J" and card != jack:
-            return suit(card)
-    return suit(jack)
+def quick_move(game, rng):
+    """Strength 4's rules of thumb for the seat on turn of a sandbox game, cut down to what
+    a playout can afford: first the card the fewest others could follow, a jack only when
+    nothing else fits (wishing the suit held most), a 7 or 8 against a next player close to
+    going out."""
+    options = game._moves()
+    if not options:
+        game.quick_draw()
+        return
+    hand = game.hands[game.turn]
+    threat = len(game.hands[game._next(game.turn, game.dir)]) <= 2
+    best = None
+    best_value = -1000
+    for card, wish in options:
+        if card[0] == "J":
+            continue
+        value = rng.below(16)
+        for other in hand:
+            if fits(other, card, None):
+                value -= 32
+        if threat and (card[0] == "7" or card[0] == "8"):
+            value += 256
+        if value > best_value:
+            best, best_value = card, value
+    if best is not None:
+        game.quick_lay(best, None)
+        return
+    jack = options[0][0]
+    wish, most = suit(jack), 0
+    for other in SUITS:
+        count = suit_count(hand, other)
+        if count > most:
+            wish, most = other, count
+    game.quick_lay(jack, wish)
 
 
 def apply_input(game, text):
@@ -203,18 +312,20 @@ def apply_input(game, text):
         game.quick_lay(card, wish or None)
 
 
-def monte_carlo(view, rng, playouts):
-    options = candidates(view)
+def monte_carlo(view, rng):
+    lacking = lacks(view)
+    options = candidates(view, lacking)
     if len(options) == 1:
         return options[0]
-    rounds = max(1, playouts // len(options))
+    rounds = max(1, PLAYOUTS // len(options))
     totals = [0.0] * len(options)
     seat = view["seat"]
     hidden = unseen(view)
     for _ in range(rounds):
-        deal, luck = rng.word(), rng.word()  # the same sampled game for every candidate
+        hands, stock = sample(view, list(hidden), lacking, rng)
+        seed, luck = rng.word(), rng.word()  # the same game and luck for every candidate
         for i, text in enumerate(options):
-            game = sample(view, list(hidden), Rng(deal))
+            game = imagine(view, hands, stock, seed)
             apply_input(game, text)
             totals[i] += playout(game, seat, Rng(luck))
     best = 0
@@ -224,13 +335,7 @@ def monte_carlo(view, rng, playouts):
     return options[best]
 
 
-POLICIES = {
-    1: random_legal,
-    2: random_fitting,
-    3: thumb,
-    4: lambda view, rng: monte_carlo(view, rng, PLAYOUTS[4]),
-    5: lambda view, rng: monte_carlo(view, rng, PLAYOUTS[5]),
-}
+POLICIES = {1: random_legal, 2: random_fitting, 3: keeper, 4: reader, 5: monte_carlo}
 
 
 def play_round(game, bots, table):

@@ -330,7 +330,7 @@ class Game(Engine):
         if not hand:
             return self._went_out(seat, effects)
         if len(hand) == 1 and not said:  # the second-to-last card, not announced
-            effects.append(self._take(seat, 2, "forgot"))
+            self._take(seat, 2, "forgot", effects)
         self.ace = face == "A"
         if not self.ace:
             step = self._next(seat, self.dir)
@@ -348,9 +348,9 @@ class Game(Engine):
         self.ace = False
         self.said = False
         self.turn = self._next(seat, self.dir)
-        return [self._take(seat, count, "drew")]
+        return self._take(seat, count, "drew", [])
 
-    def _take(self, seat, count, kind):
+    def _take(self, seat, count, kind, effects):
         """seat takes count cards from the stock (the discard pile under its top card is
         shuffled into an empty stock; when even that is empty, the rest is not drawn)."""
         hand = self.hands[seat]
@@ -360,12 +360,14 @@ class Game(Engine):
                 self._reshuffle()
                 if not self.stock:
                     break
+                effects.append(effect("reshuffled", seat))
             hand.append(self.stock.pop())
             taken += 1
         sort_cards(hand)
         result = effect(kind, seat)
         result["cards"] = taken
-        return result
+        effects.append(result)
+        return effects
 
     def _reshuffle(self):
         pile = self.pile
@@ -411,7 +413,7 @@ class Game(Engine):
         self.ace = False
         effects.append(effect("maumau", seat))
         if self.draw:
-            effects.append(self._take(self._next(seat, self.dir), self.draw, "drew"))
+            self._take(self._next(seat, self.dir), self.draw, "drew", effects)
         preset = POINTS[self.options["points"]]
         for other in self._active():
             points = 0
