@@ -16,20 +16,27 @@ def seat_names(lineup):
 def play_rounds(lineup, rounds, seed, first=0):
     """Rounds first .. first+rounds-1 of the tournament of seed: {"rounds", "lineup", "won",
     "points"}. won[i]: rounds seat i went out first; points[i]: the points seat i lost, as a
-    negative total. Round r is a fresh game opened by seat r % seats, dealt and played from
-    seeds derived from (seed, r), so any slice of rounds can be played apart and summed."""
+    negative total. Round r is a fresh game opened by seat r % seats. Each deal is played
+    once from every seat (duplicate play: the deal goes round from the opening seat, so the
+    same shuffle gives every seat each hand in turn), which takes much of the cards' luck out
+    of the comparison. Seeds derive from (seed, r), so any slice of rounds can be played
+    apart (in another process) and summed with merged()."""
     seats = len(lineup)
     won = [0] * seats
     points = [0] * seats
     names = seat_names(lineup)
     for r in range(first, first + rounds):
-        base = Rng(seed).word() ^ (r * 0x9E3779B1 & 0xFFFFFFFF)
         game = new_game("maumau_match", names, {"starter": r % seats})
-        bots = [Bot(strength, base + 1 + seat) for seat, strength in enumerate(lineup)]
-        won[play_round(game, bots, Rng(base))] += 1
+        bots = [Bot(strength, mix(seed, r, 1 + seat)) for seat, strength in enumerate(lineup)]
+        won[play_round(game, bots, Rng(mix(seed, r // seats, 0)))] += 1
         for seat in range(seats):
             points[seat] += game.view(seat)["scores"][seat]
     return {"rounds": rounds, "lineup": list(lineup), "won": won, "points": points}
+
+
+def mix(seed, index, salt):
+    """A 32-bit seed for (tournament seed, round or deal index, salt)."""
+    return Rng(seed).word() ^ ((index * 0x9E3779B1 + salt * 0x85EBCA6B) & 0xFFFFFFFF)
 
 
 def merged(results):

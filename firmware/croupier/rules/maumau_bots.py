@@ -19,6 +19,7 @@ from .prng import Rng
 
 STRENGTHS = (1, 2, 3, 4, 5)
 PLAYOUTS = 400  # strength 5's playouts per decision, shared among the candidate moves
+PRIOR = 0.03  # the playouts must find a move this much better (in rounds won) than 4's
 MAX_PLAYOUT = 150  # moves a playout may last before it is judged on the hands' sizes
 STILL_LACKS = (1.0, 0.75, 0.56, 0.42, 0.32, 0.24)  # chance a lacked suit is still lacked
 # after 0, 1, 2 ... cards drawn (each drawn card has that suit about once in four)
@@ -328,6 +329,9 @@ def monte_carlo(view, rng):
             game = imagine(view, hands, stock, seed)
             apply_input(game, text)
             totals[i] += playout(game, seat, Rng(luck))
+    favourite = thumb(view, rng, lacking)  # strength 4's choice wins near-ties
+    if favourite in options:
+        totals[options.index(favourite)] += rounds * PRIOR
     best = 0
     for i in range(1, len(options)):
         if totals[i] > totals[best]:

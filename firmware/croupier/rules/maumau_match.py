@@ -497,11 +497,18 @@ class Game(Engine):
             self.hands = [list(hand) for hand in self.hands]
 
 
+class Sandbox(Game):
+    """A Game made by imagine, not set up from players and options."""
+
+    def __init__(self):
+        pass
+
+
 def imagine(view, hands, stock, seed):
     """A game in the position view shows, with the hidden cards filled in: hands[s] for each
     seat (view's own hand for its seat), stock in drawing order (next card last), seed for
     its reshuffles. It has no history: a sandbox where a computer player tries moves out."""
-    game = Game.__new__(Game)
+    game = Sandbox()
     game.names = list(view["names"])
     game.founders = game.names
     game.options = dict(view["options"])
