@@ -98,7 +98,7 @@ def suit_count(hand, wanted, laid=None):
 
 
 def lacks(view):
-    """What the round's log tells about the other hands: lacks[seat][i] is the chance that
+    """What the round's log (its last inputs) tells about the other hands: lacks[seat][i] is the chance that
     seat holds no card of suit SUITS[i] (0 when nothing is known). A seat that drew although
     nothing was owed could not (or would not) follow the suit on top (or the wished one);
     each card it draws after that may bring the suit back, and laying one proves it."""
@@ -109,7 +109,9 @@ def lacks(view):
         if text[0] in "23456789AJKQ1":
             played += 1
     pile = view["pile"]
-    top = pile[len(pile) - played - 1] if len(pile) > played else None  # the card turned up
+    # The top card before the log's first play: the pile ends with the log's plays, unless
+    # a reshuffle cut it since (then the draws before the first play tell nothing).
+    top = pile[len(pile) - played - 1] if len(pile) > played else None
     wish = None
     owed = 0
     for seat, text in view["log"]:

@@ -20,6 +20,7 @@ CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)  # the 52 distinc
 DECK_SIZE = COPIES * len(CARDS)
 ORDER = dict((card, i) for i, card in enumerate(CARDS))  # hands are kept in this order
 MAX_PLAYERS = 5
+LOG_SHOWN = 48  # a view shows the round's last public inputs, not a copy of a long round
 
 DEAL = "deal"  # phase: waiting for the round's shuffle; players may join and leave
 PLAY = "play"  # phase: cards are played
@@ -158,8 +159,9 @@ class Game(Engine):
 
     def view(self, seat):
         """What the player at seat sees, as a fresh dict sharing nothing with the engine:
-        its own hand, the discard pile, every hand's size, the stock's size, the public
-        round log (deals hidden), scores, the wish, the pending draw and whose turn it is."""
+        its own hand, the discard pile, every hand's size, the stock's size, the round's
+        last LOG_SHOWN public inputs (deals hidden), scores, the wish, the pending draw and
+        whose turn it is."""
         if not isinstance(seat, int) or not 0 <= seat < len(self.names):
             raise Illegal("no seat %r at this table" % (seat,))
         log = self.log
@@ -172,7 +174,8 @@ class Game(Engine):
             "winners": list(self.winners), "scores": list(self.score),
             "out": list(self.out), "left": list(self.left), "lost": list(self.lost),
             "starter": self.starter, "gone": self.gone, "options": dict(self.options),
-            "log": [[log[i], log[i + 1]] for i in range(0, len(log), 3)
+            "log": [[log[i], log[i + 1]] for i in range(max(0, len(log) - 3 * LOG_SHOWN),
+                                                         len(log), 3)
                     if log[i + 1][:5] not in ("deal:", "deck:")],
             "legal": self.legal() if seat == self.turn else [],
         }
