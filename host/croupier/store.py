@@ -31,6 +31,11 @@ CREATE TABLE IF NOT EXISTS results (
     name TEXT NOT NULL, won INTEGER NOT NULL, tokens_lost INTEGER NOT NULL,
     doublets INTEGER NOT NULL, busts INTEGER NOT NULL, eliminated INTEGER NOT NULL,
     PRIMARY KEY (device, log_epoch, game_id, seat));
+-- Seats played by the computer (games against the computer on the laptop), and how strong.
+CREATE TABLE IF NOT EXISTS computer_seats (
+    device TEXT NOT NULL, log_epoch TEXT NOT NULL, game_id INTEGER NOT NULL, seat INTEGER NOT NULL,
+    strength INTEGER NOT NULL,
+    PRIMARY KEY (device, log_epoch, game_id, seat));
 """
 
 GAME_COLUMNS = ("device", "log_epoch", "game_id", "game", "status", "started", "ended", "options", "final_state", "timeline")
@@ -109,6 +114,11 @@ class Store:
     def note_sync(self, device, log_epoch, board, fw, when):
         self.db.execute("INSERT OR REPLACE INTO devices VALUES (?,?,?,?,?)", (device, log_epoch, board, fw, when))
 
+    def log_epochs(self, device):
+        """The journals (log_epoch) stored for device, the first one noted first."""
+        rows = self.db.execute("SELECT log_epoch FROM devices WHERE device=? ORDER BY last_sync, log_epoch", (device,))
+        return [row[0] for row in rows]
+
     # -- games -------------------------------------------------------------------------
     def save_game(self, game, results):
         """Replace one rebuilt game (dict with GAME_COLUMNS) and its per-seat results."""
@@ -119,17 +129,34 @@ class Store:
         self.db.executemany("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?)",
                             [key + tuple(r[c] for c in RESULT_COLUMNS) for r in results])
 
+    def mark_computers(self, device, log_epoch, game_id, strengths):
+        """Note the seats of a game that the computer plays: strengths = {seat: strength}."""
+        self.db.executemany("INSERT OR REPLACE INTO computer_seats VALUES (?,?,?,?,?)",
+                            [(device, log_epoch, game_id, seat, strength) for seat, strength in strengths.items()])
+
+    def _computer_seats(self):
+        """{(device, log_epoch, game_id, seat): strength}; {} when the database predates the table
+        (a read-only open does not create it)."""
+        try:
+            rows = self.db.execute("SELECT device, log_epoch, game_id, seat, strength FROM computer_seats")
+            return {tuple(row[:4]): row[4] for row in rows}
+        except sqlite3.OperationalError:
+            return {}
+
     def games(self, status=None):
-        """Games oldest first, each a dict of GAME_COLUMNS plus `players` (list of result dicts)."""
+        """Games oldest first, each a dict of GAME_COLUMNS plus `players` (list of result dicts,
+        each with `computer`: the strength of a computer player, else None)."""
         sql = "SELECT %s FROM games" % ",".join(GAME_COLUMNS)
         params = []
         if status:
             sql += " WHERE status=?"
             params.append(status)
         players = {}  # every game's results in one query, not one per game
+        computers = self._computer_seats()
         for row in self.db.execute("SELECT device, log_epoch, game_id, %s FROM results ORDER BY seat"
                                    % ",".join(RESULT_COLUMNS)):
-            players.setdefault(row[:3], []).append(dict(zip(RESULT_COLUMNS, row[3:])))
+            player = dict(zip(RESULT_COLUMNS, row[3:]), computer=computers.get(row[:3] + (row[3],)))
+            players.setdefault(row[:3], []).append(player)
         games = []
         for row in self.db.execute(sql + " ORDER BY COALESCE(started, 0), device, log_epoch, game_id", params):
             game = dict(zip(GAME_COLUMNS, row))

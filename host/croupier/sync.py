@@ -16,7 +16,7 @@ PAGE_TIMEOUT = 1.5       # seconds to wait for one page
 STALL_TIMEOUT = 20       # seconds without an intact page before giving up (a reboot fits)
 # The per-player count a game charts; for the games whose count is tokens paid, its fall is
 # each player's "tokens lost".
-METERS = {"lobo77": "tokens", "basta": "penalties", "maumau": "score", "factors": "score", "duo": "score"}
+METERS = {"lobo77": "tokens", "basta": "penalties", "maumau": "score", "maumau_match": "score", "factors": "score", "duo": "score"}
 TOKEN_METERS = ("tokens", "penalties")
 COUNTED_EFFECTS = ("doublet", "bust", "eliminated")
 

@@ -2,6 +2,7 @@
 --tournament a headless match between computer players only."""
 import json
 
+from croupier.cli import add_db_option
 from croupier.rules.maumau_bots import STRENGTHS
 
 HELP = "play Mau-Mau against the computer (or --tournament: computer players only)"
@@ -25,12 +26,17 @@ def add_arguments(parser):
                         help="computer players only, no screen: print the rounds won per seat")
     parser.add_argument("--rounds", type=int, default=100, metavar="N",
                         help="rounds in the tournament (default 100)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
-                        help="the tournament's seed: the same seed plays the same rounds (default 0)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="the seed: the same seed plays the same tournament rounds (default 0), "
+                             "or deals the same cards on screen (default: a random one)")
     parser.add_argument("--lineup", default="5,1,1,1", metavar="STRENGTHS",
                         help="each seat's strength, 1-5, comma-separated (default 5,1,1,1)")
     parser.add_argument("--json", action="store_true",
                         help="print {rounds, lineup, won, points} as JSON")
+    parser.add_argument("--name", default="You", help="your name at the table (default You)")
+    parser.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
+                        help="pause between two computer moves on screen (default 0.6)")
+    add_db_option(parser)  # where the games on screen are saved
 
 
 def run(args):
@@ -40,6 +46,8 @@ def run(args):
         from croupier.play.app import run as play_on_screen  # Textual: loaded only here
 
         return play_on_screen(args)
+    if args.seed is None:
+        args.seed = 0
     try:
         strengths = lineup(args.lineup)
         if args.rounds < 1:

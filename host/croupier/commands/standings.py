@@ -7,7 +7,8 @@ HELP = "standings per player (games, wins, win rate, tokens, doublets, busts) an
 
 def add_arguments(parser):
     add_db_option(parser)
-    parser.add_argument("--game", help="only this game type (lobo77, basta, ...)")
+    parser.add_argument("--game", help="only this game type (lobo77, basta, ...; maumau includes maumau_match, "
+                                           "the games against the computer)")
 
 
 def print_standings(games):
