@@ -133,16 +133,18 @@ def test_strength_1_draws_at_will_2_never_while_a_card_fits():
     assert "draw" in picks1 and "draw" not in picks2
 
 
-def test_strength_3_keeps_its_jack_while_another_card_fits():
+def test_strengths_3_up_keep_their_jack_while_another_card_fits():
     g = game(MATCH, 2)
     dealt(g, [["Jc", "5h", "2c", "3c", "4c", "6c", "10c"],
               ["2s", "3s", "4s", "6s", "10s", "5s", "3h"]], ["Kh"])
-    for seed in range(10):
-        assert Bot(3, seed).choose(g.view(0)) == "5h"
+    for strength in (3, 4, 5):
+        for seed in range(4):
+            assert Bot(strength, seed).choose(g.view(0)) == "5h"
     g = game(MATCH, 2)
     dealt(g, [["Jc", "2d", "2c", "3c", "4c", "6c", "10c"],
               ["2s", "3s", "4s", "6s", "10s", "5s", "3h"]], ["Kh"])
-    for strength in (3, 4, 5):
+    assert len(set(Bot(3, seed).choose(g.view(0)) for seed in range(20))) > 1  # any wish
+    for strength in (4, 5):
         assert Bot(strength, 0).choose(g.view(0)) == "Jc:c"  # wishing its longest suit
 
 

@@ -3,15 +3,17 @@
 #   1  random legal play: any card that may be laid, or draw, all alike
 #   2  lays a random card that fits (a jack like any other, wishing at random); draws only
 #      when nothing fits
-#   3  rules of thumb: keeps its jacks for when nothing else fits, wishes its longest suit,
-#      sheds its short suits first, aims 7s and 8s at a next player close to going out
-#   4  3, and reads the table: a player who drew when it could have followed the suit lacks
-#      it (until it draws again, more or less): 4 leaves such suits on top and wishes them
-#   5  reasons about the cards it cannot see: each candidate move is tried in games sampled
-#      from the view (the unseen cards dealt at random to the other hands, as many as each
-#      holds and respecting the suits they showed they lack, and to the stock) and played
-#      out to the round's end by rules of thumb (determinized Monte-Carlo). The budget is a
-#      number of playouts, not a time, so a bot decides the same way on every machine.
+#   3  keeps its jacks for when nothing else fits (wishing at random)
+#   4  keeps its jacks, and wishes the suit it holds most
+#   5  reasons about the cards it cannot see. It reads the table (a player who drew while
+#      nothing was owed lacks the suit on top, until the cards it draws may bring it back)
+#      and tries each candidate move in games sampled from its view: the unseen cards dealt
+#      at random to the other hands (as many as each holds, keeping out the suits they seem
+#      to lack) and the stock, played out to the round's end by rules of thumb (determinized
+#      Monte-Carlo). Where the playouts find no clear difference, its rules of thumb decide:
+#      lay first the card the fewest others could follow, keep jacks, aim 7s and 8s at a
+#      player about to go out, leave on top a suit the next player lacks.
+# The budget is a number of playouts, not a time, so a bot decides the same way everywhere.
 from .engine import Illegal
 from .maumau_match import SUITS, PLAY, full_deck, rank, suit, fits, imagine, deal_input
 from .maumau import POINTS, card_points
@@ -19,7 +21,8 @@ from .prng import Rng
 
 STRENGTHS = (1, 2, 3, 4, 5)
 PLAYOUTS = 400  # strength 5's playouts per decision, shared among the candidate moves
-PRIOR = 0.03  # the playouts must find a move this much better (in rounds won) than 4's
+PRIOR = 0.03  # how much better (in rounds won) the playouts must find a move than the
+# one the rules of thumb like best
 MAX_PLAYOUT = 150  # moves a playout may last before it is judged on the hands' sizes
 STILL_LACKS = (1.0, 0.75, 0.56, 0.42, 0.32, 0.24)  # chance a lacked suit is still lacked
 # after 0, 1, 2 ... cards drawn (each drawn card has that suit about once in four)
@@ -52,7 +55,7 @@ class Bot:
         return pick
 
 
-# --- strengths 1-4: from the view alone ---------------------------------------------------
+# --- strengths 1-4, and 5's rules of thumb ---------------------------------------------------
 def plays(view):
     """The card inputs of view["legal"] (no "draw", no "mau")."""
     return [text for text in view["legal"] if text != "draw" and text != "mau"]
@@ -66,6 +69,13 @@ def random_legal(view, rng):
 def random_fitting(view, rng):
     options = plays(view)
     return options[rng.below(len(options))] if options else "draw"
+
+
+def jack_keeper(view, rng):
+    cards = [text for text in plays(view) if text[0] != "J"]
+    if cards:
+        return cards[rng.below(len(cards))]
+    return random_fitting(view, rng)  # only jacks fit, or nothing: any wish
 
 
 def keeper(view, rng):
@@ -198,10 +208,6 @@ def thumb(view, rng, lacking=None):
     return best
 
 
-def reader(view, rng):
-    return thumb(view, rng, lacks(view))
-
-
 # --- strength 5: sampled games -------------------------------------------------------------
 def unseen(view):
     """The cards this seat cannot see: not in its hand, not in the discard pile."""
@@ -272,7 +278,7 @@ def playout(game, seat, rng):
 
 
 def quick_move(game, rng):
-    """Strength 4's rules of thumb for the seat on turn of a sandbox game, cut down to what
+    """Strength 5's rules of thumb for the seat on turn of a sandbox game, cut down to what
     a playout can afford: first the card the fewest others could follow, a jack only when
     nothing else fits (wishing the suit held most), a 7 or 8 against a next player close to
     going out."""
@@ -331,7 +337,7 @@ def monte_carlo(view, rng):
             game = imagine(view, hands, stock, seed)
             apply_input(game, text)
             totals[i] += playout(game, seat, Rng(luck))
-    favourite = thumb(view, rng, lacking)  # strength 4's choice wins near-ties
+    favourite = thumb(view, rng, lacking)  # the rules of thumb win near-ties
     if favourite in options:
         totals[options.index(favourite)] += rounds * PRIOR
     best = 0
@@ -341,7 +347,7 @@ def monte_carlo(view, rng):
     return options[best]
 
 
-POLICIES = {1: random_legal, 2: random_fitting, 3: keeper, 4: reader, 5: monte_carlo}
+POLICIES = {1: random_legal, 2: random_fitting, 3: jack_keeper, 4: keeper, 5: monte_carlo}
 
 
 def play_round(game, bots, table):
