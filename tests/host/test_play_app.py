@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from croupier.play.app import CARD_KEYS, GameOverScreen, MauMauApp, NewGameScreen, RoundScreen, TableScreen, face
+from croupier.play.app import CARD_KEYS, STRENGTH_NAMES, GameOverScreen, MauMauApp, NewGameScreen, RoundScreen, TableScreen, face
 from croupier.play.session import PERSON
 from croupier.rules import Illegal
 from croupier.store import Store
@@ -97,7 +97,8 @@ def test_new_game_on_screen_then_a_legal_card_is_played(db):
         await pilot.press("minus")  # 2 opponents
         await pilot.click("#stronger-0")  # the first: 3 -> 4 by mouse
         await pilot.press("down", "left", "left")  # the second: 3 -> 1 by keys
-        assert "4  reads the table" in shown(app, "#strength-0") and "1  random" in shown(app, "#strength-1")
+        assert shown(app, "#strength-0") == "4  " + STRENGTH_NAMES[4]
+        assert shown(app, "#strength-1") == "1  " + STRENGTH_NAMES[1]
         await pilot.click("#start")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)

@@ -18,7 +18,8 @@ from croupier.rules.maumau_match import MAX_PLAYERS, SUIT_NAMES, rank, suit
 from croupier.rules.prng import MASK
 
 SYMBOLS = {"h": "♥", "d": "♦", "s": "♠", "c": "♣"}
-STRENGTH_NAMES = {1: "random", 2: "follows suit", 3: "rules of thumb", 4: "reads the table",
+# A few words per strength (docs/rules.md "Computer players" says what each one does).
+STRENGTH_NAMES = {1: "random", 2: "lays what fits", 3: "keeps its jacks", 4: "wishes its suit",
                   5: "looks ahead"}
 DEFAULT_STRENGTH = 3
 CARD_KEYS = "1234567890"  # pick the first ten cards of the hand
@@ -471,7 +472,8 @@ class MauMauApp(App):
     .title { text-style: bold; padding: 0 1; margin-bottom: 1; }
     .row { height: 3; }
     .label { width: 16; padding: 1 0 0 1; }
-    .value { width: 24; padding: 1 1 0 1; }
+    .value { width: 30; padding: 1 1 0 1; }
+    .row Button { min-width: 5; }
     #name { width: 30; }
     #players, #table { padding: 0 1; margin-bottom: 1; height: auto; }
     #moves { height: 1fr; border: round $secondary; }
