@@ -3,7 +3,7 @@
 # Runs on CPython (pytest) and on MicroPython.
 from croupier.rules.canon import dumps
 from croupier.rules.maumau_match import shuffled, HAND, ACTION
-from croupier.rules.maumau_bots import Bot, STRENGTHS, lacks, play_round
+from croupier.rules.maumau_bots import Bot, STRENGTHS, lacks, play_round, sample, unseen
 from croupier.rules.prng import Rng
 from check import game, play, raises
 from maumau_decks import dealt, accounted, whole_deck
@@ -160,3 +160,21 @@ def test_lacks_reads_a_draw_on_a_suit_and_forgets_it_when_the_suit_is_laid():
     assert seen[0] == [0.0, 0.0, 0.0, 0.0]
     play(g, "6h 9h")  # B lays the heart it drew
     assert lacks(g.view(0))[1][0] == 0.0
+
+
+def test_sampled_hands_keep_out_lacked_suits_while_other_cards_are_left():
+    g = game(MATCH, 2)
+    g.play("deal:3")
+    view = g.view(0)
+    hidden = unseen(view)
+    hearts = len([card for card in hidden if card[-1] == "h"])
+    sure = [[0.0] * 4, [1.0, 0.0, 0.0, 0.0]]  # seat 1 surely lacks hearts
+    for seed in range(5):
+        hands, stock = sample(view, list(hidden), sure, Rng(seed))
+        assert hands[0] == view["hand"] and len(hands[1]) == 7
+        assert [card for card in hands[1] if card[-1] == "h"] == []
+        assert sorted(hands[1] + stock) == sorted(hidden)
+    view["counts"][1] = len(hidden) - 1  # more cards than there are non-hearts
+    hands, stock = sample(view, list(hidden), sure, Rng(1))
+    assert len(hands[1]) == len(hidden) - 1 and len(stock) == 1
+    assert len([card for card in hands[1] if card[-1] == "h"]) >= hearts - 1

@@ -26,6 +26,7 @@ PRIOR = 0.03  # how much better (in rounds won) the playouts must find a move th
 MAX_PLAYOUT = 150  # moves a playout may last before it is judged on the hands' sizes
 STILL_LACKS = (1.0, 0.75, 0.56, 0.42, 0.32, 0.24)  # chance a lacked suit is still lacked
 # after 0, 1, 2 ... cards drawn (each drawn card has that suit about once in four)
+NO_LACKS = (0.0, 0.0, 0.0, 0.0)
 
 
 class Bot:
@@ -231,9 +232,11 @@ def sample(view, cards, lacking, rng):
         skipped = []
         row = lacking[seat]
         while len(hand) < count:
+            if not cards:  # all that is left was kept out: the seat has those suits after all
+                cards, skipped, row = skipped, [], NO_LACKS
             card = cards.pop()
             chance = row[SUITS.index(suit(card))]
-            if chance and cards and rng.below(1000) < chance * 1000:
+            if chance and rng.below(1000) < chance * 1000:
                 skipped.append(card)
             else:
                 hand.append(card)
