@@ -1,5 +1,6 @@
 """The match against the computer without a screen (play.session), its journal in the store,
 and the games it saves as `croupier games` and `croupier standings` list them."""
+import os
 import sqlite3
 
 import pytest
@@ -36,7 +37,7 @@ def test_a_whole_headless_game_is_saved_and_listed_by_games_and_standings(db, ca
         session = Session(store, [1, 3], name="Mia", seed=21)
         play_to_the_end(session)
         saved = session.saved
-        records = store.records(DEVICE, session.journal.log_epoch, session.journal.game_id)
+        records = session.journal.records()
         games = store.games()
     assert saved["status"] == "over" and len(games) == 1
     game = games[0]
@@ -71,7 +72,7 @@ def test_the_next_game_numbers_its_records_on_in_the_same_journal(db):
         first.quit()
         second = Session(store, [1], seed=2)
         assert second.journal.log_epoch == first.journal.log_epoch
-        last = max(r[0] for r in store.records(DEVICE, first.journal.log_epoch, first.journal.game_id))
+        last = max(r[0] for r in first.journal.records())
         assert second.journal.game_id == last + 1
         assert store.log_epochs(DEVICE) == [first.journal.log_epoch]
 
@@ -147,7 +148,7 @@ def test_a_game_quit_before_its_end_is_saved_as_abandoned(db, capsys):
         assert session.quit()["status"] == "abandoned"
         game = store.games()[0]
         assert game["status"] == "abandoned"
-        records = store.records(DEVICE, session.journal.log_epoch, session.journal.game_id)
+        records = session.journal.records()
         assert [r[4] for r in records if r[3] == "play"] == played  # nothing played is lost
         assert records[-1][3] == "abandon"
     assert main(["games", "--db", db, "--status", "abandoned"]) == 0
@@ -172,3 +173,15 @@ def test_a_bad_setup_is_refused_with_a_reason(db):
             Session(store, [1], name="x" * 30)
         assert store.games() == []
     assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM records").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("argv, error", [
+    (["--delay", "-1"], "--delay is 0 or more"),
+    (["--seed", "-5"], "--seed 0 to"),
+    (["--name", "n" * 25], "--name has at most 24"),
+])
+def test_bad_options_of_the_game_on_screen_get_one_line_and_no_database(db, capsys, argv, error):
+    assert main(["play", "maumau", "--db", db] + argv) == 1
+    err = capsys.readouterr().err
+    assert error in err and len(err.strip().splitlines()) == 1
+    assert not os.path.exists(db)

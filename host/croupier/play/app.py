@@ -12,8 +12,10 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Log, Static
 
+from croupier.commands.common import open_store, reports_errors
 from croupier.play.session import MAX_OPPONENTS, PERSON, Session
 from croupier.rules import Illegal
+from croupier.rules.engine import MAX_NAME
 from croupier.rules.maumau_match import MAX_PLAYERS, SUIT_NAMES, rank, suit
 from croupier.rules.prng import MASK
 
@@ -325,7 +327,7 @@ class TableScreen(Screen):
         elif kind == "wish":
             self.action_wish(rest)
         elif kind == "draw":
-            self.action_d() if self.jack is None else self.play("draw")
+            self.play("draw")  # even with a jack picked: the button says Draw
         elif kind == "mau":
             self.action_mau()
 
@@ -578,15 +580,17 @@ class MauMauApp(App):
             self.session.quit()
 
 
+@reports_errors
 def run(args):
     """`croupier play maumau` without --tournament."""
-    from croupier.commands.common import open_store
-
-    import sys
-
     if args.delay < 0 or not (args.seed is None or 0 <= args.seed <= MASK):
-        print("croupier play: --delay is 0 or more seconds, --seed 0 to %d" % MASK, file=sys.stderr)
-        return 2
+        raise ValueError("--delay is 0 or more seconds, --seed 0 to %d" % MASK)
+    if len(args.name.strip()) > MAX_NAME:
+        raise ValueError("--name has at most %d characters" % MAX_NAME)
     with open_store(args) as store:
-        MauMauApp(store, args.name, args.seed, args.delay).run()
+        app = MauMauApp(store, args.name, args.seed, args.delay)
+        try:
+            app.run()
+        finally:
+            app.save()  # however the app ended: an unfinished game is kept as abandoned
     return 0

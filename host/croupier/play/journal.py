@@ -67,6 +67,10 @@ class GameJournal:
             self.store.add_records(DEVICE, self.log_epoch, records)
         self.pending = []
 
+    def records(self):
+        """The game's records as stored (what flush wrote)."""
+        return self.store.records(DEVICE, self.log_epoch, self.game_id)
+
     def save(self, engine, ending=None):
         """Write what is pending (and the `end` or `abandon` record that ending names), then
         rebuild the game from its records, checked against engine's state, into the games
@@ -76,8 +80,7 @@ class GameJournal:
         elif ending == "abandon":
             self.add("abandon", None)
         self.flush()
-        records = self.store.records(DEVICE, self.log_epoch, self.game_id)
-        game, results = replay(records, engine.state())
+        game, results = replay(self.records(), engine.state())
         game.update(device=DEVICE, log_epoch=self.log_epoch)
         with self.store.transaction():
             self.store.save_game(game, results)
