@@ -166,9 +166,9 @@ def test_mau_announced_and_a_forgotten_one_costs_two_cards(db):
         count = len(app.moves)
         await lay(pilot, playable(app))  # no "m" this time
         told = app.moves[count:]
-        assert told[:2] == ["You lays %s" % face(card), "You forgot to say Mau: draws 2"]
+        assert told[:2] == ["You lay %s" % face(card), "You forgot to say Mau: draw 2"]
         assert list(app.screen.query_one("#moves").lines[-len(told):]) == told  # on screen
-        drawn_since = sum(int(line.split()[-1]) for line in told[2:] if line.startswith("You draws"))
+        drawn_since = sum(int(line.split()[-1]) for line in told[2:] if line.startswith("You draw "))
         assert len(app.session.view()["hand"]) == 1 + 2 + drawn_since
 
     run(app, steps)

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Log, Static
 
 from croupier.commands.common import open_store, reports_errors
-from croupier.play.session import MAX_OPPONENTS, PERSON, Session
+from croupier.play.session import DEFAULT_NAME, MAX_OPPONENTS, PERSON, Session
 from croupier.rules import Illegal
 from croupier.rules.engine import MAX_NAME
 from croupier.rules.maumau_match import MAX_PLAYERS, SUIT_NAMES, rank, suit
@@ -25,6 +25,7 @@ STRENGTH_NAMES = {1: "random", 2: "lays what fits", 3: "keeps its jacks", 4: "wi
                   5: "looks ahead"}
 DEFAULT_STRENGTH = 3
 CARD_KEYS = "1234567890"  # pick the first ten cards of the hand
+SECOND_PERSON = {"lays": "lay", "draws": "draw", "is": "are", "wishes": "wish"}
 
 
 def face(card):
@@ -56,6 +57,11 @@ def text(widget_id, content="", **classes):
     return Static(content, id=widget_id, markup=False, **classes)
 
 
+def verb(who, word):
+    """word (lays, draws, is, wishes) as who says it: the default name You takes lay, draw..."""
+    return SECOND_PERSON.get(word, word) if who == DEFAULT_NAME else word
+
+
 def describe(name, move, effects, names):
     """Lines telling what one input did, for the table's log."""
     lines = []
@@ -63,22 +69,24 @@ def describe(name, move, effects, names):
         lines.append("%s: Mau!" % name)
     elif move == "draw":
         drew = [e["cards"] for e in effects if e["kind"] == "drew"]
-        lines.append("%s draws %d" % (name, drew[0] if drew else 0))
+        lines.append("%s %s %d" % (name, verb(name, "draws"), drew[0] if drew else 0))
     else:
-        wish = ", wishes %s" % SUIT_NAMES[move[-1]] if ":" in move else ""
-        lines.append("%s lays %s%s" % (name, face(move), wish))
+        wish = " and %s %s" % (verb(name, "wishes"), SUIT_NAMES[move[-1]]) if ":" in move else ""
+        lines.append("%s %s %s%s" % (name, verb(name, "lays"), face(move), wish))
     for e in effects:
         who = names[e["seat"]]
         if e["kind"] == "forgot":
-            lines.append("%s forgot to say Mau: draws %d" % (who, e["cards"]))
+            lines.append("%s forgot to say Mau: %s %d" % (who, verb(who, "draws"), e["cards"]))
         elif e["kind"] == "skipped":
-            lines.append("%s is skipped" % who)
+            lines.append("%s %s skipped" % (who, verb(who, "is")))
         elif e["kind"] == "drew" and move != "draw":
-            lines.append("%s draws %d" % (who, e["cards"]))
+            lines.append("%s %s %d" % (who, verb(who, "draws"), e["cards"]))
+        elif e["kind"] == "reshuffled":
+            lines.append("the discard pile is shuffled into the stock")
         elif e["kind"] == "maumau":
             lines.append("%s: Mau-Mau! The round is over" % who)
         elif e["kind"] == "eliminated":
-            lines.append("%s reached the limit and is out" % who)
+            lines.append("%s reached the limit and %s out" % (who, verb(who, "is")))
     return lines
 
 
@@ -401,6 +409,8 @@ class RoundScreen(Screen):
 
     def on_button_pressed(self, event):
         kind, _, rest = event.button.id.partition("-")
+        if self.playing_out():
+            return
         if kind == "next":
             self.action_next_round()
         elif kind == "add":
@@ -410,11 +420,17 @@ class RoundScreen(Screen):
         elif kind == "leave":
             self.action_leave(int(rest))
 
+    def playing_out(self):
+        """True once the person left: the computer players play the match out, untouched."""
+        return self.session.view()["left"][PERSON]
+
     def action_strength(self, step):
         self.strength = min(5, max(1, self.strength + step))
         self.show()
 
     def action_add(self):
+        if self.playing_out():
+            return
         if len([o for o in self.session.view()["out"] if not o]) >= MAX_PLAYERS:
             return self.say("the table is full: %d players" % MAX_PLAYERS)
         try:
@@ -425,6 +441,8 @@ class RoundScreen(Screen):
         self.show()
 
     def action_leave(self, seat):
+        if self.playing_out():
+            return
         if seat == PERSON and self.session.view()["out"][PERSON]:
             return self.say("you are out already: q leaves the table")
         try:
@@ -439,7 +457,7 @@ class RoundScreen(Screen):
         self.show()
 
     def action_next_round(self):
-        if self.session.over or self.session.view()["left"][PERSON]:
+        if self.session.over or self.playing_out():
             return
         self.app.deal()
 
@@ -487,7 +505,7 @@ class MauMauApp(App):
     #scores { padding: 0 1; margin-bottom: 1; height: auto; }
     """
 
-    def __init__(self, store, name="You", seed=None, delay=0.6):
+    def __init__(self, store, name=DEFAULT_NAME, seed=None, delay=0.6):
         """store: where the games go; seed: the first game's (later games take the next
         numbers), None for a random one; delay: seconds between two computer moves."""
         super().__init__()
@@ -555,9 +573,8 @@ class MauMauApp(App):
             return
         if self.session.play_out(1):
             return self.game_over()
-        view = self.session.view()
-        self.screen.say("You left: the computer players play the match out (round %d, %d moves)... q stops"
-                        % (view["round"], len(view["log"])))
+        self.screen.say("You left: the computer players play the match out (round %d)... q stops"
+                        % self.session.view()["round"])
         self.call_later(self._play_out)
 
     def game_over(self):

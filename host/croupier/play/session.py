@@ -11,6 +11,7 @@ from croupier.rules.prng import MASK, Rng
 from croupier.stats import label
 
 PERSON = 0  # the person's seat
+DEFAULT_NAME = "You"
 MAX_OPPONENTS = 4
 DEFAULT_LIMIT = -100
 # The computer players' names, in the order they take a seat (a name is never seated twice in
@@ -28,7 +29,7 @@ class Session:
     """The match: play() for the person, computer_step() for the computer players, deal() to
     start each round, add_opponent() and leave() between rounds, quit() to stop early."""
 
-    def __init__(self, store, strengths, name="You", seed=0, limit=DEFAULT_LIMIT, clock=time.time):
+    def __init__(self, store, strengths, name=DEFAULT_NAME, seed=0, limit=DEFAULT_LIMIT, clock=time.time):
         """strengths: 1 to 4 opponents' strengths; seed: the table's chance (deals, reshuffles,
         the computer players' choices): the same seed and moves play the same game."""
         if not 1 <= len(strengths) <= MAX_OPPONENTS:
@@ -36,7 +37,7 @@ class Session:
         self.seed = seed
         self.table = Rng(seed)
         self.bots = {}  # seat -> Bot
-        names = [name.strip() or "You"]
+        names = [name.strip() or DEFAULT_NAME]
         for seat, strength in enumerate(strengths, 1):
             names.append(self._computer_name(names))
             self.bots[seat] = Bot(check_strength(strength), self._bot_seed(seat))
