@@ -266,3 +266,56 @@ def test_quitting_mid_round_saves_the_game_as_abandoned(db):
     assert len(games) == 1 and games[0]["status"] == "abandoned"
     assert games[0]["game"] == "maumau_match"
     assert [p["computer"] for p in games[0]["players"]] == [None, 1, 1]
+
+
+def test_by_mouse_a_jack_wishes_a_suit_mau_too_early_is_refused_and_draw_draws(db):
+    app = MauMauApp(db, seed=0, delay=0)
+
+    async def steps(pilot):
+        await start(pilot)
+        hand = app.session.view()["hand"]
+        jack = next(i for i, card in enumerate(hand) if card[0] == "J")
+        assert not app.screen.query_one("#wish-s").display
+        await pilot.click("#card-%d" % jack)
+        await pilot.pause()
+        assert shown(app, "#message").startswith("Wish a suit for %s" % face(hand[jack]))
+        assert app.screen.query_one("#wish-s").display
+        assert app.session.game.inputs[1:] == []  # nothing laid before the wish
+        count = len(app.moves)
+        await pilot.click("#wish-s")
+        await pilot.pause()
+        assert app.moves[count] == "You lay %s and wish spades" % face(hand[jack])
+        assert app.session.game.inputs[1] == hand[jack] + ":s"
+        await until(pilot, app.session.persons_turn)
+        assert len(app.session.view()["hand"]) > 2
+        await pilot.click("#mau")  # too early
+        await pilot.pause()
+        assert shown(app, "#message") == "Mau is announced with 2 cards in hand, before laying one"
+        held = len(app.session.view()["hand"])
+        count = len(app.moves)
+        await pilot.click("#draw")
+        await pilot.pause()
+        assert app.moves[count].startswith("You draw ")
+        assert "draw" in [move for seat, move, total in app.session.game.round_log() if seat == PERSON]
+        # every card the person took since (the draw, 7s of the computer players) is in hand
+        drawn = [int(line.split()[-1]) for line in app.moves[count:] if line.startswith("You draw ")]
+        assert drawn[0] >= 1 and len(app.session.view()["hand"]) == held + sum(drawn)
+
+    run(app, steps)
+
+
+def test_with_a_delay_the_computer_players_wait_before_their_move(db):
+    app = MauMauApp(db, seed=11, delay=60)
+
+    async def steps(pilot):
+        await start(pilot)
+        await move(pilot)
+        assert app.session.computers_turn()
+        assert app.moves[-1].startswith("You ")  # the computer player has not moved yet
+        await pilot.press("d")
+        await pilot.pause()
+        assert shown(app, "#message").startswith("it is Ada's turn")
+        await pilot.press("q")
+
+    run(app, steps)
+    assert db.games()[0]["status"] == "abandoned"
