@@ -16,7 +16,7 @@ from croupier.commands.common import open_store, reports_errors
 from croupier.play.session import DEFAULT_NAME, MAX_OPPONENTS, PERSON, Session
 from croupier.rules import Illegal
 from croupier.rules.engine import MAX_NAME
-from croupier.rules.maumau_match import MAX_PLAYERS, SUIT_NAMES, rank, suit
+from croupier.rules.maumau_match import SUIT_NAMES, rank, suit
 from croupier.rules.prng import MASK
 
 SYMBOLS = {"h": "♥", "d": "♦", "s": "♠", "c": "♣"}
@@ -53,8 +53,9 @@ def button_pool(container, prefix, count):
     return buttons[:count]
 
 
-def text(widget_id, content="", **classes):
-    return Static(content, id=widget_id, markup=False, **classes)
+def text(widget_id, content="", **options):
+    """A line or block of plain text (names are shown as typed, never read as markup)."""
+    return Static(content, id=widget_id, markup=False, **options)
 
 
 def verb(who, word):
@@ -350,7 +351,7 @@ class TableScreen(Screen):
         self.say("")
         self.log(describe(self.session.label(PERSON), move, effects, self.names()))
         self.show()
-        self.call_later(self.app.advance)  # the computer players' moves, once this screen shows
+        self.call_later(self.app.advance)  # the computer players' moves, once the move shows
 
     def names(self):
         return [self.session.label(seat) for seat in range(len(self.session.game.names))]
@@ -409,8 +410,6 @@ class RoundScreen(Screen):
 
     def on_button_pressed(self, event):
         kind, _, rest = event.button.id.partition("-")
-        if self.playing_out():
-            return
         if kind == "next":
             self.action_next_round()
         elif kind == "add":
@@ -431,8 +430,6 @@ class RoundScreen(Screen):
     def action_add(self):
         if self.playing_out():
             return
-        if len([o for o in self.session.view()["out"] if not o]) >= MAX_PLAYERS:
-            return self.say("the table is full: %d players" % MAX_PLAYERS)
         try:
             seat = self.session.add_opponent(self.strength)
         except Illegal as exc:
