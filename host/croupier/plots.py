@@ -1,6 +1,8 @@
 """PNG charts (matplotlib, Agg backend: no display needed)."""
 from pathlib import Path
 
+from croupier.stats import label
+
 
 def _pyplot():
     import matplotlib
@@ -61,7 +63,9 @@ def game_chart(game, path):
     if meter:
         ax = axes[1][0]
         for seat, player in enumerate(game["players"]):
-            ax.step(cards, [p[1][seat] for p in points], where="post", label=player["name"])
+            # a Mau-Mau player who joined between rounds has no count before joining
+            counts = [p[1][seat] if seat < len(p[1]) else float("nan") for p in points]
+            ax.step(cards, counts, where="post", label=label(player))
         ax.set_ylabel(meter)
         _whole_numbers(ax)
         ax.legend(fontsize=8)

@@ -98,7 +98,7 @@ def test_a_move_out_of_turn_or_against_the_rules_is_refused_and_changes_nothing(
         assert seat == 1 and move in session.game.inputs
 
 
-def test_between_rounds_a_newcomer_starts_at_the_worst_score_and_a_leaver_is_struck_off(db):
+def test_between_rounds_a_newcomer_starts_at_the_worst_score_and_a_leaver_is_struck_off(db, tmp_path):
     with Store(db) as store:
         session = Session(store, [2, 2], seed=3)
         person = Bot(2, 5)
@@ -127,6 +127,17 @@ def test_between_rounds_a_newcomer_starts_at_the_worst_score_and_a_leaver_is_str
             session.leave(2)
         games = store.games()
         assert [p["computer"] for p in games[0]["players"]] == [None, 2, 2, 5]
+    chart = tmp_path / "game.png"
+    assert main(["plot", "game", "1", "--db", db, "--out", str(chart)]) == 0  # a seat joined late
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_table_takes_five_players_at_most(db):
+    with Store(db) as store:
+        session = Session(store, [1, 1, 1, 1])
+        with pytest.raises(Illegal, match="2 to 5 players"):
+            session.add_opponent(1)
+        assert len(session.game.names) == 5
 
 
 def test_when_the_person_leaves_the_computer_players_play_the_match_out(db):
