@@ -196,3 +196,24 @@ def test_bad_options_of_the_game_on_screen_get_one_line_and_no_database(db, caps
     err = capsys.readouterr().err
     assert error in err and len(err.strip().splitlines()) == 1
     assert not os.path.exists(db)
+
+
+def test_a_person_out_at_the_limit_watches_the_computer_players_play_on(db):
+    with Store(db) as store:
+        session = Session(store, [1, 1], seed=3, limit=-30)
+        person = Bot(1, 3)
+        with pytest.raises(Illegal, match="still in the game"):
+            session.play_out()
+        while not session.over and not session.view()["out"][PERSON]:
+            if session.between_rounds():
+                session.deal()
+            elif session.persons_turn():
+                session.play(person.choose(session.view()))
+            else:
+                session.computer_step()
+        assert not session.over, "seed 3: the person goes out first, two computer players are left"
+        session.deal()
+        with pytest.raises(Illegal, match="out of the game"):
+            session.play("draw")
+        assert session.play_out() and session.over
+        assert PERSON not in session.game.winners and session.saved["status"] == "over"
