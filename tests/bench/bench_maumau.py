@@ -25,8 +25,8 @@ if not IS_MICROPYTHON:
     sys.path[:0] = [str(ROOT / "tests" / "rules"), str(ROOT / "tests" / "rules_host")]
 
 import json
-import time
 
+from clock import now_us, elapsed_us
 from croupier.rules import new_game
 from croupier.rules.maumau_bots import Bot, play_round
 from croupier.rules.prng import Rng
@@ -35,18 +35,6 @@ SPEED_GAMES = 10  # whole 4-player games of random legal play (strength 1), limi
 SPEED_NAMES = ["Ann", "Bob", "Cy", "Dee"]
 TIME_ROUNDS = 20  # 4-player rounds per strength for the decision times
 HEAP = "16M"  # random play makes long rounds: the unix port's default 2 MB heap fragments
-
-
-def now_us():
-    if IS_MICROPYTHON:
-        return time.ticks_us()
-    return int(time.perf_counter() * 1e6)
-
-
-def elapsed_us(start):
-    if IS_MICROPYTHON:
-        return time.ticks_diff(time.ticks_us(), start)
-    return now_us() - start
 
 
 def engine_speed():
@@ -72,6 +60,7 @@ if IS_MICROPYTHON:
 import argparse
 import statistics
 import subprocess
+import time
 from multiprocessing import Pool
 
 from croupier.maumau_tournament import merged, play_rounds, wilson

@@ -72,19 +72,24 @@ def random_fitting(view, rng):
     return options[rng.below(len(options))] if options else "draw"
 
 
+def non_jacks(view):
+    return [text for text in plays(view) if text[0] != "J"]
+
+
 def jack_keeper(view, rng):
-    cards = [text for text in plays(view) if text[0] != "J"]
+    cards = non_jacks(view)
     if cards:
         return cards[rng.below(len(cards))]
     return random_fitting(view, rng)  # only jacks fit, or nothing: any wish
 
 
 def keeper(view, rng):
-    cards = [text for text in plays(view) if text[0] != "J"]
+    cards = non_jacks(view)
     if cards:
         return cards[rng.below(len(cards))]
-    for text in plays(view):  # only jacks fit: the first, wishing the longest suit
-        jack = text[:-2]
+    jacks = plays(view)
+    if jacks:  # only jacks fit: the first, wishing the longest suit
+        jack = jacks[0][:-2]
         return jack + ":" + wish_for_view(view, jack, None)
     return "draw"
 
@@ -109,10 +114,11 @@ def suit_count(hand, wanted, laid=None):
 
 
 def lacks(view):
-    """What the round's log (its last inputs) tells about the other hands: lacks[seat][i] is the chance that
-    seat holds no card of suit SUITS[i] (0 when nothing is known). A seat that drew although
-    nothing was owed could not (or would not) follow the suit on top (or the wished one);
-    each card it draws after that may bring the suit back, and laying one proves it."""
+    """What the round's log (its last inputs) tells about the other hands: lacks[seat][i]
+    is the chance that seat holds no card of suit SUITS[i] (0 when nothing is known). A seat
+    that drew although nothing was owed could not (or would not) follow the suit on top (or
+    the wished one); each card it draws after that may bring the suit back, and laying one
+    proves it."""
     seats = len(view["names"])
     drawn = [[-1] * len(SUITS) for _ in range(seats)]  # cards drawn since it showed the lack
     played = 0
@@ -190,19 +196,24 @@ def judged(view, text, lacking):
     return value
 
 
-def thumb(view, rng, lacking=None):
-    options = plays(view)
-    if not options:
-        return "draw"
+def worth_trying(view, lacking):
+    """The card inputs of the view, each jack with one wish only (see wish_for_view)."""
+    options = []
     wishes = {}
-    best, best_value = None, None
-    for text in options:
+    for text in plays(view):
         if text[0] == "J":
             jack = text[:-2]
             if jack not in wishes:
                 wishes[jack] = wish_for_view(view, jack, lacking)
             if text[-1] != wishes[jack]:
                 continue
+        options.append(text)
+    return options
+
+
+def thumb(view, rng, lacking=None):
+    best, best_value = "draw", None
+    for text in worth_trying(view, lacking):
         value = judged(view, text, lacking) + rng.below(100) / 1000.0  # ties: at random
         if best_value is None or value > best_value:
             best, best_value = text, value
@@ -246,18 +257,9 @@ def sample(view, cards, lacking, rng):
 
 
 def candidates(view, lacking):
-    """The moves worth comparing: every card (a jack with one wish), draw only when it is the
-    one choice or the answer to 7s."""
-    options = []
-    wishes = {}
-    for text in plays(view):
-        if text[0] == "J":
-            jack = text[:-2]
-            if jack not in wishes:
-                wishes[jack] = wish_for_view(view, jack, lacking)
-            if text[-1] != wishes[jack]:
-                continue
-        options.append(text)
+    """The moves worth comparing: the cards worth trying, draw only when it is the one
+    choice or the answer to 7s."""
+    options = worth_trying(view, lacking)
     if not options or view["draw"]:
         options.append("draw")
     return options

@@ -4,9 +4,9 @@
 # so setup + inputs replay a game exactly. view(seat) is what one player at the table sees:
 # the computer opponents (maumau_bots) read nothing else.
 # The rules as settled are in docs/rules.md "Mau-Mau against the computer".
-from .engine import Engine, Illegal, Number, Choice, SetupError, check_players, effect
-from .maumau import POINTS, card_points
-from .cards import seat_argument, shown
+from .engine import Engine, Illegal, Number, Choice, SetupError, effect
+from .maumau import POINTS, Seated, card_points
+from .cards import shown
 from .prng import Rng, MASK
 
 GAME = "maumau_match"
@@ -85,7 +85,7 @@ def _whole(text, high):
     return value if value <= high else None
 
 
-class Game(Engine):
+class Game(Seated):
     GAME = GAME
     OPTIONS = (
         Number("limit", -100, -999, -1),
@@ -275,25 +275,11 @@ class Game(Engine):
         return deck
 
     def _parse_join(self, text):
-        self._between_rounds("join")
-        name = text[5:]
-        active = [self.names[s] for s in self._active()]
-        try:
-            check_players(self.GAME, active + [name])
-        except SetupError as exc:
-            raise Illegal(exc.reason)
-        key = name.strip().lower()
-        for other in self.names:
-            if other.strip().lower() == key:
-                raise Illegal("%s already has a seat in this game" % name.strip())
-        return JOIN, name, None
+        return JOIN, text, self._joining(text)
 
     def _parse_leave(self, text):
         self._between_rounds("leave")
-        seat = seat_argument(text, "leave:", len(self.names))
-        if self.out[seat]:
-            raise Illegal("%s is out of the game" % self.names[seat])
-        return LEAVE, seat, None
+        return LEAVE, text, self._active_seat(text, "leave:")
 
     def _between_rounds(self, what):
         if self.phase != DEAL:
@@ -313,8 +299,8 @@ class Game(Engine):
         if kind == SHUFFLE:
             return self._deal(value, extra)
         if kind == JOIN:
-            return self._join(value)
-        return self._leave(value)
+            return self._join(value, extra)
+        return self._leave(value, extra)
 
     def _lay(self, card, wish):
         seat = self.turn
@@ -435,46 +421,18 @@ class Game(Engine):
             self._between()
         return effects
 
-    def _active(self):
-        return [s for s in range(len(self.names)) if not self.out[s]]
-
-    def _last_one_in(self, seat, effects):
-        """End the game (seat's input ended it) if only one player is left in."""
-        active = self._active()
-        if len(active) != 1:
-            return False
+    def _finish(self, winners):
         self.phase = DEAL
         self.draw = 0
         self.wish = None
-        self._finish(active)
-        effects.append(effect("game_end", seat))
-        return True
+        Engine._finish(self, winners)
 
-    def _join(self, name):
-        worst = min(self.score[s] for s in self._active())
-        self.names.append(name)
-        self.score.append(worst)
-        self.out.append(False)
-        self.left.append(False)
+    def _seat_added(self):
         self.hands.append([])
         self.lost.append(0)
-        seat = len(self.names) - 1
-        self._logged(seat, "join:" + name)
-        return [effect("joined", seat)]
 
-    def _leave(self, seat):
-        self.out[seat] = True
-        self.left[seat] = True
+    def _seat_emptied(self, seat):
         self.hands[seat] = []
-        self._logged(seat, "leave:%d" % seat)
-        effects = [effect("left", seat)]
-        if len(self._active()) == 1:  # the game ends, and with it the round not yet begun
-            effects.append(effect("round_end", seat))
-            self._last_one_in(seat, effects)
-        elif self.starter == seat:
-            self.starter = self._next(seat, 1)
-            self.turn = self.starter
-        return effects
 
     # --- a sandbox's moves (see imagine): unchecked, taken from _moves() ---------------
     def quick_lay(self, card, wish):
