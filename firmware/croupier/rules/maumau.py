@@ -46,9 +46,15 @@ class Seated(Engine):
     """An engine whose players may join and leave between rounds, as in both Mau-Mau games
     (this score pad and maumau_match): a newcomer starts at the worst active score, a
     player who leaves is struck off (kept, marked left), the last player in wins. The game
-    keeps names, score, out, left and starter, and supplies _between_rounds(what)
+    keeps names, founders, score, out, left and starter, and supplies _between_rounds(what)
     (Illegal unless players may join or leave now), _seat_added() (its own fields for the
     new last seat) and _seat_emptied(seat) (for a seat that left)."""
+
+    def setup(self):
+        """The players the game began with (founders, set by _start): joins are inputs."""
+        info = Engine.setup(self)
+        info["players"] = list(self.founders)
+        return info
 
     def _active(self):
         return [s for s in range(len(self.names)) if not self.out[s]]
@@ -133,11 +139,6 @@ class Game(Seated):
         self.counted = [-1] * count
         self.starter = 0
         self._deal()
-
-    def setup(self):
-        info = Engine.setup(self)
-        info["players"] = list(self.founders)
-        return info
 
     def state(self):
         state = Engine.state(self)

@@ -17,7 +17,6 @@ RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ACTION = ("7", "8", "9", "J", "A")  # a turned-up action card is covered by the next card
 COPIES = 2  # a double 52-card deck
 CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)  # the 52 distinct cards
-DECK_SIZE = COPIES * len(CARDS)
 ORDER = dict((card, i) for i, card in enumerate(CARDS))  # hands are kept in this order
 MAX_PLAYERS = 5
 LOG_SHOWN = 48  # a view shows the round's last public inputs, not a copy of a long round
@@ -129,11 +128,6 @@ class Game(Seated):
         self.dir = 1
         self.owed = 0
         self.turn = self.starter
-
-    def setup(self):
-        info = Engine.setup(self)
-        info["players"] = list(self.founders)
-        return info
 
     # --- what the players see ---------------------------------------------------------
     def state(self):
