@@ -194,6 +194,26 @@ def test_a_round_end_shows_the_score_list(db):
     run(app, steps)
 
 
+def test_the_score_list_shows_who_is_out(db):
+    app = MauMauApp(db, seed=1, delay=0, limit=-30)
+
+    def someone_out():
+        return isinstance(app.screen, RoundScreen) and any(r["out"] for r in app.session.scores())
+
+    async def steps(pilot):
+        await start(pilot, opponents=3)
+        await until(pilot, lambda: app.session.over or someone_out())
+        assert not app.session.over, "seed 1: a player goes out before the game's end"
+        lines = shown(app, "#scores").splitlines()
+        for r in app.session.scores():
+            line = next(l for l in lines if l.startswith(app.session.label(r["seat"])))
+            assert line.endswith(" out") == r["out"] and (r["score"] <= -30) == r["out"]
+        out = [r["seat"] for r in app.session.scores() if r["out"]]
+        assert not app.screen.query_one("#leave-%d" % out[0]).display  # who is out cannot leave
+
+    run(app, steps)
+
+
 def test_between_rounds_an_opponent_joins_at_the_worst_score_and_one_leaves(db):
     app = MauMauApp(db, seed=4, delay=0)
 

@@ -190,6 +190,7 @@ def test_a_bad_setup_is_refused_with_a_reason(db):
     (["--delay", "-1"], "--delay is 0 or more"),
     (["--seed", "-5"], "--seed 0 to"),
     (["--name", "n" * 25], "--name has at most 24"),
+    (["--limit", "50"], "option limit must be a whole number from -999 to -1"),
 ])
 def test_bad_options_of_the_game_on_screen_get_one_line_and_no_database(db, capsys, argv, error):
     assert main(["play", "maumau", "--db", db] + argv) == 1

@@ -36,6 +36,8 @@ def add_arguments(parser):
     parser.add_argument("--name", default="You", help="your name at the table (default You)")
     parser.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
                         help="pause between two computer moves on screen (default 0.6)")
+    parser.add_argument("--limit", type=int, default=-100, metavar="POINTS",
+                        help="on screen: a player whose score reaches this is out (default -100)")
     add_db_option(parser)  # where the games on screen are saved
 
 

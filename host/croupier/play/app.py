@@ -13,10 +13,10 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Log, Static
 
 from croupier.commands.common import open_store, reports_errors
-from croupier.play.session import DEFAULT_NAME, MAX_OPPONENTS, PERSON, Session
+from croupier.play.session import DEFAULT_LIMIT, DEFAULT_NAME, MAX_OPPONENTS, PERSON, Session
 from croupier.rules import Illegal
-from croupier.rules.engine import MAX_NAME
-from croupier.rules.maumau_match import SUIT_NAMES, rank, suit
+from croupier.rules.engine import MAX_NAME, check_options
+from croupier.rules.maumau_match import SUIT_NAMES, Game, rank, suit
 from croupier.rules.prng import MASK
 
 SYMBOLS = {"h": "♥", "d": "♦", "s": "♠", "c": "♣"}
@@ -502,11 +502,13 @@ class MauMauApp(App):
     #scores { padding: 0 1; margin-bottom: 1; height: auto; }
     """
 
-    def __init__(self, store, name=DEFAULT_NAME, seed=None, delay=0.6):
+    def __init__(self, store, name=DEFAULT_NAME, seed=None, delay=0.6, limit=DEFAULT_LIMIT):
         """store: where the games go; seed: the first game's (later games take the next
-        numbers), None for a random one; delay: seconds between two computer moves."""
+        numbers), None for a random one; delay: seconds between two computer moves; limit:
+        the score that puts a player out."""
         super().__init__()
         self.store = store
+        self.limit = limit
         self.player = name
         self.seed = random.getrandbits(32) if seed is None else seed
         self.delay = delay
@@ -519,7 +521,7 @@ class MauMauApp(App):
 
     def start(self, name, strengths):
         """A new game from the new-game screen; ValueError when it cannot start."""
-        self.session = Session(self.store, strengths, name, self.seed)
+        self.session = Session(self.store, strengths, name, self.seed, self.limit)
         self.seed = (self.seed + 1) & MASK
         self.player = self.session.game.names[PERSON]
         self.moves = []
@@ -601,8 +603,9 @@ def run(args):
         raise ValueError("--delay is 0 or more seconds, --seed 0 to %d" % MASK)
     if len(args.name.strip()) > MAX_NAME:
         raise ValueError("--name has at most %d characters" % MAX_NAME)
+    check_options({"limit": args.limit}, Game.OPTIONS)  # SetupError: the engine's own words
     with open_store(args) as store:
-        app = MauMauApp(store, args.name, args.seed, args.delay)
+        app = MauMauApp(store, args.name, args.seed, args.delay, args.limit)
         try:
             app.run()
         finally:
