@@ -25,6 +25,7 @@ COMMANDS = {
     "mirror": "croupier.commands.mirror",
     "export": "croupier.commands.export",
     "plot": "croupier.commands.plot",
+    "play": "croupier.commands.play",
     "hil": "croupier.hil.command",
 }
 

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 from croupier.dates import show
+from croupier.stats import label
 
 
 def _pyplot():
@@ -50,7 +51,7 @@ def standings_chart(rows, path, title="Standings"):
 
 
 # -- one game -------------------------------------------------------------------------------
-TITLES = {"lobo77": "Lobo 77", "basta": "BASTA", "maumau": "Mau-Mau", "factors": "Factor race", "duo": "Two-player sums"}
+TITLES = {"lobo77": "Lobo 77", "basta": "BASTA", "maumau": "Mau-Mau", "maumau_match": "Mau-Mau against the computer", "factors": "Factor race", "duo": "Two-player sums"}
 # Where a round of the racing games ends: the total a card must reach to bust.
 BUST_LINES = {"lobo77": (77, "77: bust"), "basta": (50, "50: over it is a bust")}
 PLAYER_MARKERS = "osD^vP*X"
@@ -60,7 +61,7 @@ LABELS = {"factors": "score (lowest wins)", "duo": "points"}
 
 
 def _title(game, number):
-    winners = [p["name"] for p in game["players"] if p["won"]]
+    winners = [label(p) for p in game["players"] if p["won"]]
     outcome = "won by %s" % ", ".join(winners) if winners else game["status"]
     name = "game #%s" % number if number is not None else "game"
     return "%s, %s (%s): %s" % (TITLES.get(game["game"], game["game"]), name,
@@ -72,7 +73,7 @@ def _outside_legend(ax, title=None):
               title_fontsize=7)
 
 
-def _meter_lines(ax, game, xs, series, label, step=True):
+def _meter_lines(ax, game, xs, series, ylabel, step=True):
     """One line per player, shifted a little off the true value (lines that share a value stay
     visible), marked where it changes (step) or at every point. series: per x the meter per
     seat (shorter while a Mau-Mau seat had not joined). Returns each seat's shift."""
@@ -85,12 +86,12 @@ def _meter_lines(ax, game, xs, series, label, step=True):
         ys = [row[seat] + shift if seat < len(row) and row[seat] is not None else float("nan") for row in series]
         marked = [i for i in range(len(ys)) if not step or i == 0 or ys[i] != ys[i - 1]]
         style = dict(marker=PLAYER_MARKERS[seat % len(PLAYER_MARKERS)], markevery=marked,
-                     label=player["name"] + (" (won)" if player["won"] else ""), gid="meter:%d" % seat)
+                     label=label(player) + (" (won)" if player["won"] else ""), gid="meter:%d" % seat)
         if step:
             ax.step(xs, ys, where="post", **style)
         else:
             ax.plot(xs, ys, **style)
-    ax.set_ylabel(label)
+    ax.set_ylabel(ylabel)
     _outside_legend(ax, SHIFT_NOTE)
     return shifts
 
@@ -120,7 +121,7 @@ def _race_chart(plt, game):
     tokens or penalties."""
     timeline = game["timeline"]
     steps, points = timeline["steps"], timeline["points"]
-    names = [p["name"] for p in game["players"]]
+    names = [label(p) for p in game["players"]]
     fig, (total_ax, meter_ax) = plt.subplots(2, 1, figsize=(10, 6.5), sharex=True,
                                              gridspec_kw={"height_ratios": [3, 2]})
     xs, ys = [0], [0]
@@ -144,9 +145,9 @@ def _race_chart(plt, game):
               "basta": ("*", 120, "#6a4c93", "Basta!")}
     for kind, at in marks_at.items():
         if at:
-            marker, size, color, label = styles[kind]
+            marker, size, color, legend = styles[kind]
             total_ax.scatter([a[0] for a in at], [a[1] for a in at], marker=marker, s=size, color=color, zorder=3,
-                             label=label, gid=kind)
+                             label=legend, gid=kind)
     for x, reached, seat in marks_at["bust"]:
         total_ax.annotate("%s %s" % (names[seat] if seat is not None else "", reached), (x, reached),
                           textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8, color="#c0392b")
@@ -186,7 +187,7 @@ def _rounds_chart(plt, game):
                           step=False)
     _player_marks(ax, "eliminated", outs, series, shifts)
     options = game["options"]
-    if game["game"] == "maumau":
+    if game["game"] in ("maumau", "maumau_match"):
         ax.axhline(options["limit"], color="#c0392b", linestyle="--", linewidth=0.8)
         ax.annotate("out at %s" % options["limit"], (0, options["limit"]), fontsize=8, color="#c0392b",
                     textcoords="offset points", xytext=(2, 3))

@@ -7,13 +7,14 @@ games add up (a count sums; a score is averaged per game).
 from croupier.rules import new_game
 
 # The per-player count a game charts after every input.
-METERS = {"lobo77": "tokens", "basta": "penalties", "maumau": "score", "factors": "score", "duo": "score"}
+METERS = {"lobo77": "tokens", "basta": "penalties", "maumau": "score", "maumau_match": "score", "factors": "score", "duo": "score"}
 # Per game kind: (key, column title, "sum" | "mean"); the key is what results hold per seat.
 MEASURES = {
     "lobo77": (("tokens_lost", "tokens lost", "sum"), ("doublets", "doublets", "sum"), ("busts", "busts", "sum"),
                ("eliminated", "out", "sum")),
     "basta": (("penalties", "penalties", "sum"), ("bastas", "Basta!", "sum")),
     "maumau": (("score", "avg score", "mean"), ("rounds_won", "rounds won", "sum"), ("eliminated", "out", "sum")),
+    "maumau_match": (("score", "avg score", "mean"), ("rounds_won", "rounds won", "sum"), ("eliminated", "out", "sum")),
     "factors": (("score", "avg score", "mean"), ("penalty_cards", "penalty cards", "sum")),
     "duo": (("score", "avg points", "mean"), ("rounds_won", "rounds won", "sum")),
 }
@@ -21,7 +22,7 @@ MEASURES = {
 MARKED = ("doublet", "bust", "swimming", "eliminated", "round_end", "game_end", "maumau")
 # Effects that count once more for the seat they name.
 EFFECT_MEASURES = {"doublet": "doublets", "bust": "busts"}
-ROUND_WINS = {"maumau": "maumau", "duo": "round_end"}  # the effect that names a round's winner
+ROUND_WINS = {"maumau": "maumau", "maumau_match": "maumau", "duo": "round_end"}  # the effect that names a round's winner
 
 
 def measure_keys(game):

@@ -2,11 +2,23 @@
 from collections import defaultdict
 
 from croupier.scoring import MEASURES
+# A game type counted with another under --game: Mau-Mau against the computer is Mau-Mau.
+FAMILY = {"maumau_match": "maumau"}
 
 
 def finished(games, game_type=None):
-    """Only games that ended with a result (not abandoned, not still playing)."""
-    return [g for g in games if g["status"] == "over" and (game_type is None or g["game"] == game_type)]
+    """Only games that ended with a result (not abandoned, not still playing); of game_type
+    (its own name, or its family's: "maumau" includes "maumau_match") when given."""
+    return [g for g in games if g["status"] == "over"
+            and (game_type is None or game_type in (g["game"], FAMILY.get(g["game"])))]
+
+
+def label(player):
+    """A player's name as listed: a computer player's says so, with its strength (the same name
+    at another strength is another player)."""
+    if player.get("computer"):
+        return "%s (computer %d)" % (player["name"], player["computer"])
+    return player["name"]
 
 
 def kinds(games):
@@ -23,7 +35,7 @@ def standings(games, kind=None):
         if kind and game["game"] != kind:
             continue
         for p in game["players"]:
-            row = rows.setdefault(p["name"], dict({"name": p["name"], "games": 0, "wins": 0},
+            row = rows.setdefault(label(p), dict({"name": label(p), "games": 0, "wins": 0},
                                                   **{key: 0 for key, _, _ in measures}))
             row["games"] += 1
             row["wins"] += p["won"]
@@ -43,8 +55,8 @@ def head_to_head(games):
     for game in games:
         for a in game["players"]:
             for b in game["players"]:
-                if a["name"] != b["name"]:
-                    cell = table[(a["name"], b["name"])]
+                if label(a) != label(b):
+                    cell = table[(label(a), label(b))]
                     cell[0] += 1
                     cell[1] += a["won"]
     return dict(table)

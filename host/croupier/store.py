@@ -41,6 +41,11 @@ CREATE TABLE IF NOT EXISTS games (
     final_state TEXT NOT NULL, timeline TEXT NOT NULL,  -- JSON
     started_min REAL, started_max REAL, ended_min REAL, ended_max REAL,  -- bounds, as records'
     PRIMARY KEY (device, log_epoch, game_id));
+-- Seats played by the computer (games against the computer on the laptop), and how strong.
+CREATE TABLE IF NOT EXISTS computer_seats (
+    device TEXT NOT NULL, log_epoch TEXT NOT NULL, game_id INTEGER NOT NULL, seat INTEGER NOT NULL,
+    strength INTEGER NOT NULL,
+    PRIMARY KEY (device, log_epoch, game_id, seat));
 """ + RESULTS_TABLE
 
 GAME_COLUMNS = ("device", "log_epoch", "game_id", "game", "status", "started", "ended", "options", "final_state", "timeline")
@@ -213,6 +218,11 @@ class Store:
     def note_sync(self, device, log_epoch, board, fw, when):
         self.db.execute("INSERT OR REPLACE INTO devices VALUES (?,?,?,?,?)", (device, log_epoch, board, fw, when))
 
+    def log_epochs(self, device):
+        """The journals (log_epoch) stored for device, the first one noted first."""
+        rows = self.db.execute("SELECT log_epoch FROM devices WHERE device=? ORDER BY last_sync, log_epoch", (device,))
+        return [row[0] for row in rows]
+
     # -- dates -----------------------------------------------------------------------------
     def add_sighting(self, device, log_epoch, after_seq, t_min, t_max, boot, ms):
         """A sync's `hello`: power-up `boot` was `ms` into its run, with `after_seq` the last
@@ -257,18 +267,30 @@ class Store:
         self.db.executemany("INSERT INTO results VALUES (?,?,?,?,?,?,?)",
                             [key + (r["seat"], r["name"], r["won"], canon(r["measures"])) for r in results])
 
+    def mark_computers(self, device, log_epoch, game_id, strengths):
+        """Note the seats of a game that the computer plays: strengths = {seat: strength}."""
+        self.db.executemany("INSERT OR REPLACE INTO computer_seats VALUES (?,?,?,?,?)",
+                            [(device, log_epoch, game_id, seat, strength) for seat, strength in strengths.items()])
+
+    def _computer_seats(self):
+        """{(device, log_epoch, game_id, seat): strength}"""
+        rows = self.db.execute("SELECT device, log_epoch, game_id, seat, strength FROM computer_seats")
+        return {tuple(row[:4]): row[4] for row in rows}
+
     def games(self, status=None):
         """Games oldest first, each a dict of GAME_COLUMNS and DATE_COLUMNS plus `players`
-        (list of result dicts). Oldest by the latest each game can have started."""
+        (list of result dicts, each with `computer`: the strength of a computer
+        player, else None). Oldest by the latest each game can have started."""
         sql = "SELECT %s FROM games" % ",".join(GAME_COLUMNS + DATE_COLUMNS)
         params = []
         if status:
             sql += " WHERE status=?"
             params.append(status)
         players = {}  # every game's results in one query, not one per game
+        computers = self._computer_seats()
         for row in self.db.execute("SELECT device, log_epoch, game_id, %s FROM results ORDER BY seat"
                                    % ",".join(RESULT_COLUMNS)):
-            player = dict(zip(RESULT_COLUMNS, row[3:]))
+            player = dict(zip(RESULT_COLUMNS, row[3:]), computer=computers.get(row[:3] + (row[3],)))
             player["measures"] = json.loads(player["measures"])
             players.setdefault(row[:3], []).append(player)
         games = []

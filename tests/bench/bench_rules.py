@@ -15,9 +15,9 @@ if not IS_MICROPYTHON:
     sys.path[:0] = [str(ROOT / "tests" / "rules"), str(ROOT / "tests" / "rules_host")]
 
 import json
-import time
 
 import randplay
+from clock import now_us, elapsed_us
 from croupier.rules import new_game, Illegal
 from croupier.rules.canon import dumps
 
@@ -25,18 +25,6 @@ INPUTS = 1000
 REPEATS = 5
 # Long games: many players and tokens, and a player that mostly dodges paying.
 SETUPS = [("lobo77", 8, {"tokens": 5}), ("basta", 6, {"limit": 20})]
-
-
-def now_us():
-    if IS_MICROPYTHON:
-        return time.ticks_us()
-    return int(time.perf_counter() * 1e6)
-
-
-def elapsed_us(start):
-    if IS_MICROPYTHON:
-        return time.ticks_diff(time.ticks_us(), start)
-    return now_us() - start
 
 
 def long_game(game, players, options):

@@ -23,6 +23,7 @@ GAMES = {
     "maumau": (2, 5),
     "factors": (2, 6),
     "duo": (2, 2),
+    "maumau_match": (2, 5),  # Mau-Mau with hidden hands, against the computer (host only)
 }
 
 MAX_NAME = 24  # characters; the OLED and the 1 KB protocol frame both want short names

@@ -42,7 +42,80 @@ def card_points(rank, preset):
     raise Illegal("unknown card %s in a hand; ranks are 2-10, J, Q, K, A" % shown(rank))
 
 
-class Game(Engine):
+class Seated(Engine):
+    """An engine whose players may join and leave between rounds, as in both Mau-Mau games
+    (this score pad and maumau_match): a newcomer starts at the worst active score, a
+    player who leaves is struck off (kept, marked left), the last player in wins. The game
+    keeps names, founders, score, out, left and starter, and supplies _between_rounds(what)
+    (Illegal unless players may join or leave now), _seat_added() (its own fields for the
+    new last seat) and _seat_emptied(seat) (for a seat that left)."""
+
+    def setup(self):
+        """The players the game began with (founders, set by _start): joins are inputs."""
+        info = Engine.setup(self)
+        info["players"] = list(self.founders)
+        return info
+
+    def _active(self):
+        return [s for s in range(len(self.names)) if not self.out[s]]
+
+    def _active_seat(self, card, prefix):
+        seat = seat_argument(card, prefix, len(self.names))
+        if self.out[seat]:
+            raise Illegal("%s is out of the game" % self.names[seat])
+        return seat
+
+    def _joining(self, card):
+        """The name of a "join:Name" input allowed now, or Illegal."""
+        self._between_rounds("join")
+        name = card[5:]
+        try:
+            check_players(self.GAME, [self.names[s] for s in self._active()] + [name])
+        except SetupError as exc:
+            raise Illegal(exc.reason)
+        key = name.strip().lower()
+        for other in self.names:
+            if other.strip().lower() == key:
+                raise Illegal("%s already has a seat in this game" % name.strip())
+        return name
+
+    def _last_one_in(self, seat, effects):
+        """End the game (seat's input ended it) if only one player is left in."""
+        active = self._active()
+        if len(active) != 1:
+            return False
+        self._finish(active)
+        effects.append(effect("game_end", seat))
+        return True
+
+    def _join(self, card, name):
+        worst = min(self.score[s] for s in self._active())
+        self.names.append(name)
+        self.score.append(worst)
+        self.out.append(False)
+        self.left.append(False)
+        self._seat_added()
+        seat = len(self.names) - 1
+        self._logged(seat, card)
+        return [effect("joined", seat)]
+
+    def _leave(self, card, seat):
+        self.out[seat] = True
+        self.left[seat] = True
+        self._seat_emptied(seat)
+        self._logged(seat, card)
+        effects = [effect("left", seat)]
+        if len(self._active()) == 1:  # the game ends, and with it the round not yet begun
+            effects.append(effect("round_end", seat))
+            self._last_one_in(seat, effects)
+            return effects
+        if self.starter == seat:
+            self.starter = self._next(seat, 1)
+            self.turn = self.starter
+        return effects
+
+
+class Game(Seated):
     GAME = "maumau"
     OPTIONS = (
         Number("limit", -100, -999, -1),
@@ -66,11 +139,6 @@ class Game(Engine):
         self.counted = [-1] * count
         self.starter = 0
         self._deal()
-
-    def setup(self):
-        info = Engine.setup(self)
-        info["players"] = list(self.founders)
-        return info
 
     def state(self):
         state = Engine.state(self)
@@ -147,23 +215,7 @@ class Game(Engine):
         return points
 
     def _parse_join(self, card):
-        self._between_rounds("join")
-        name = card[5:]
-        try:
-            check_players(self.GAME, [self.names[s] for s in self._active()] + [name])
-        except SetupError as exc:
-            raise Illegal(exc.reason)
-        key = name.strip().lower()
-        for other in self.names:
-            if other.strip().lower() == key:
-                raise Illegal("%s already has a seat in this game" % name.strip())
-        return card, JOIN, name
-
-    def _active_seat(self, card, prefix):
-        seat = seat_argument(card, prefix, len(self.names))
-        if self.out[seat]:
-            raise Illegal("%s is out of the game" % self.names[seat])
-        return seat
+        return card, JOIN, self._joining(card)
 
     def _between_rounds(self, what):
         if self.phase == COUNT or self.started:
@@ -279,41 +331,9 @@ class Game(Engine):
             self.hand[seat] = 0 if self.out[seat] else HAND
             self.counted[seat] = -1
 
-    def _active(self):
-        return [s for s in range(len(self.names)) if not self.out[s]]
-
-    def _last_one_in(self, seat, effects):
-        """End the game (seat's input ended it) if only one player is left in."""
-        active = self._active()
-        if len(active) != 1:
-            return False
-        self._finish(active)
-        effects.append(effect("game_end", seat))
-        return True
-
-    def _join(self, card, name):
-        worst = min(self.score[s] for s in self._active())
-        self.names.append(name)
-        self.score.append(worst)
-        self.out.append(False)
-        self.left.append(False)
+    def _seat_added(self):
         self.hand.append(HAND)
         self.counted.append(-1)
-        seat = len(self.names) - 1
-        self._logged(seat, card)
-        return [effect("joined", seat)]
 
-    def _leave(self, card, seat):
-        self.out[seat] = True
-        self.left[seat] = True
+    def _seat_emptied(self, seat):
         self.hand[seat] = 0
-        self._logged(seat, card)
-        effects = [effect("left", seat)]
-        if len(self._active()) == 1:  # the game ends, and with it the round not yet begun
-            effects.append(effect("round_end", seat))
-            self._last_one_in(seat, effects)
-            return effects
-        if self.starter == seat:
-            self.starter = self._next(seat, 1)
-            self.turn = self.starter
-        return effects

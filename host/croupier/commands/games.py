@@ -3,8 +3,10 @@ from croupier.cli import add_db_option
 from croupier.commands.common import open_store, print_table, reports_errors
 from croupier.dates import CAPTION as DATES_CAPTION, show
 from croupier.store import game_ref, short_refs
+from croupier.stats import label
 
 HELP = "list the games in the database"
+GAME_LABELS = {"maumau_match": "maumau (vs computer)"}  # game types whose key reads badly
 
 
 def add_arguments(parser):
@@ -21,8 +23,8 @@ def run(args):
     for number, g in enumerate(games, 1):
         if args.status and g["status"] != args.status:
             continue
-        players = ", ".join(p["name"] + ("*" if p["won"] else "") for p in g["players"])
-        rows.append((number, show(g["started_min"], g["started_max"]), g["game"], players, g["status"],
+        players = ", ".join(label(p) + ("*" if p["won"] else "") for p in g["players"])
+        rows.append((number, show(g["started_min"], g["started_max"]), GAME_LABELS.get(g["game"], g["game"]), players, g["status"],
                      len(g["timeline"]["points"]) - 1, refs[game_ref(g)]))
     if not rows:
         print("no games in %s yet (run `croupier sync`)" % store.path)

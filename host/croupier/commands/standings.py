@@ -8,7 +8,7 @@ HELP = "standings per player (games, wins, win rate; per game kind its own count
 
 def add_arguments(parser):
     add_db_option(parser)
-    parser.add_argument("--game", type=game_name, help="only this game type (lobo77, basta, maumau, factors, duo)")
+    parser.add_argument("--game", type=game_name, help="only this game type (lobo77, basta, maumau, factors, duo; maumau includes maumau_match, the games against the computer)")
 
 
 def _period(games):
