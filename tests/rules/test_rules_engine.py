@@ -5,7 +5,7 @@ from croupier.rules.canon import dumps
 from check import game, play, illegal, snapshot, raises, retraces, NAMES
 
 
-def test_games_registry_lists_all_five_games_with_player_ranges():
+def test_games_registry_lists_every_game_with_player_ranges():
     assert GAMES == {"lobo77": (2, 8), "basta": (2, 6), "maumau": (2, 5),
                      "factors": (2, 6), "duo": (2, 2), "maumau_match": (2, 5)}
 
