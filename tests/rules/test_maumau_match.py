@@ -3,7 +3,7 @@
 # With 3 players A B C (seats 0 1 2), seat 0 opens round 1, clockwise.
 from croupier.rules import SetupError, Illegal
 from croupier.rules.canon import dumps
-from croupier.rules.maumau_match import shuffled, full_deck, sort_cards, CARDS
+from croupier.rules.maumau_match import shuffled, full_deck, sort_cards, CARDS, LOG_SHOWN
 from check import game, play, illegal, raises, retraces
 from maumau_decks import stacked, dealt, accounted, whole_deck
 
@@ -392,3 +392,15 @@ def test_match_view_shares_nothing_with_the_engine():
     v["legal"].append("x")
     v["options"]["limit"] = -1
     assert dumps(g.state()) == before
+
+
+def test_match_view_log_shows_the_round_last_public_inputs():
+    g = table(players=2, turned=["5d"])
+    assert g.view(0)["log"] == []  # the deal is not shown
+    play(g, "Kd draw")
+    assert g.view(1)["log"] == [[0, "Kd"], [1, "draw"]]
+    for _ in range(60):
+        g.play("draw")
+    log = g.view(0)["log"]
+    assert len(log) == LOG_SHOWN and log[-1][1] == "draw"
+    assert len(g.round_log()) == 63  # the engine keeps the whole round

@@ -45,7 +45,7 @@ class Bot:
         legal = view["legal"]
         if not legal:
             raise Illegal("it is not %s's turn" % view["names"][view["seat"]])
-        if self.planned in legal:
+        if view["said"] and self.planned in legal:  # the card it announced Mau for
             card, self.planned = self.planned, None
             return card
         self.planned = None
