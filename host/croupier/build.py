@@ -19,6 +19,9 @@ from croupier.paths import firmware_dir
 
 MANIFEST = "manifest.json"
 SOURCE_ONLY = {"main.py", "boot.py"}  # run by name at boot: must stay .py
+# Pure rules modules only the laptop plays (Mau-Mau against the computer): the box never
+# offers that game, so they stay off its flash (`new` answers that it is not available).
+HOST_ONLY = {"croupier/rules/maumau_match.py", "croupier/rules/maumau_bots.py", "croupier/rules/prng.py"}
 
 
 class BuildError(RuntimeError):
@@ -37,7 +40,7 @@ def _sources(root: Path):
     found = []
     for path in root.rglob("*.py"):
         rel = path.relative_to(root)
-        if "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts):
+        if "__pycache__" in rel.parts or any(p.startswith(".") for p in rel.parts) or rel.as_posix() in HOST_ONLY:
             continue
         found.append(rel.as_posix())
     return sorted(found)

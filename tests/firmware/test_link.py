@@ -73,6 +73,13 @@ def test_argument_errors_leave_state_alone(frames):
     assert frames.ok("hello")["last_seq"] == 1  # only the `new`
 
 
+def test_the_laptops_game_is_not_on_the_board(frames):
+    answer = expect_error(frames, frame({"id": 1, "cmd": "new", "game": "maumau_match", "players": ["A", "B"]}),
+                          "bad_args", 1)
+    assert "maumau_match is not available on this device" in answer["message"], answer
+    assert frames.ok("state")["state"] is None
+
+
 def test_play_undo_redo_events_and_new_replacing_a_game(frames):
     frames.ok("clock", epoch=1_700_000_000)
     new = frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])

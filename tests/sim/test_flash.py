@@ -1,7 +1,7 @@
 """Flash images: a fresh one holds exactly the firmware build; a broken one is found out."""
 import pytest
 
-from croupier.build import build_firmware, read_manifest
+from croupier.build import HOST_ONLY, build_firmware, read_manifest
 from croupier.sim import SimError, flash
 
 
@@ -12,6 +12,8 @@ def test_fresh_image_holds_exactly_the_firmware_build(tmp_path):
     assert image.stat().st_size == flash.BLOCK_SIZE * flash.BLOCKS
     files = {name: data for name, data in flash.read_files(image).items() if data is not None}
     assert sorted(files) == sorted("/" + name for name in read_manifest(staging))
+    assert "/croupier/rules/maumau.mpy" in files  # the box's games, not the laptop's
+    assert not [name for name in files if name[1:-4] + ".py" in HOST_ONLY]
     for name, data in files.items():
         assert data == (staging / name[1:]).read_bytes(), name
     template = flash.template(staging)
