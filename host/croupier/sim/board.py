@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from croupier.paths import hardware_dir
-from croupier.sim import channel, flash, ptys, toolchain
+from croupier.sim import channel, flash, pace as paces, ptys, toolchain
 from croupier.sim.line import Line
 from croupier.sim.oled import SSD1306
 
@@ -56,12 +56,14 @@ def _die_with_parent():
 class VirtualBoard:
     """See docs/virtual-board.md. Use as a context manager, or start() and close()."""
 
-    def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None):
+    def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None, pace=None):
         """flash: image file (created, with the firmware, when missing; None: a temporary
         one). firmware: True for the current build, a folder to install instead, or False
         for an empty filesystem; used only when the image is created. link: a path made a
         symlink to the serial port. uid: 6 bytes for machine.unique_id() (default: derived
-        from the image path)."""
+        from the image path). pace: 'esp32' runs the board at that chip's speed and limits
+        (croupier.sim.pace); None or 'none': full speed."""
+        self.pace = paces.profile(pace)
         self._pins = load_pins(pins)
         self.labels = self._pins["keypad"]["labels"]
         if heap is None:
@@ -89,6 +91,7 @@ class VirtualBoard:
         self._changed = threading.Condition(self._lock)
         self._thread = None
         self._proc = None
+        self.throttle = None  # the running interpreter's pace.Throttle (paced boards)
         self._side = None  # the connected side-channel socket
         self._console = None  # console master fd
         self._ready = False  # the interpreter said BOOTED: serial input may flow to it
@@ -349,6 +352,8 @@ class VirtualBoard:
                 preexec_fn=_die_with_parent)
         finally:
             os.close(slave)
+        if self.pace:
+            self.throttle = paces.Throttle(self._proc.pid, self.pace.factor).start()
         self._console = master
         self._started_at = time.monotonic()
         self._ready = False
@@ -364,6 +369,8 @@ class VirtualBoard:
     def _reap(self):
         """The interpreter is gone (or going): close its ends. -> its exit code."""
         code = None
+        if self.throttle:
+            self.throttle.close()
         if self._proc:
             try:
                 code = self._proc.wait(5)

@@ -1,0 +1,128 @@
+"""Pace: the virtual board at the speed and limits of the chip it stands for.
+
+A profile names the chip's figures: how many times slower than this host's unix port it
+runs bytecode, its serial line and receive buffer, and its flash timing. The Throttle holds
+the interpreter's CPU time to wall time / factor by stopping (SIGSTOP) and continuing
+(SIGCONT) it. It counts the CPU time the interpreter really got, so a busy host makes the
+board slower, never faster. See docs/virtual-board.md, "Pace".
+"""
+import os
+import signal
+import threading
+import time
+
+# Host CPU-seconds of bytecode per second of the ESP32's, measured on the 2-core build
+# machine: micropython-pystone-lowmem (500 passes, 20 runs) on the unix port unpaced scores
+# 190,000 pystones per second of the interpreter's own CPU time (CPU time, not wall time,
+# so a loaded host reads the same); public ESP32 (240 MHz) figures are 1,075-1,661 and we
+# aim at 1,300: 190,000 / 1,300 = 146. `croupier sim --pace esp32 --calibrate` checks it.
+ESP32_FACTOR = 203.0
+
+
+class Profile:
+    """What a paced board emulates. factor: host CPU time x factor = the chip's time.
+    rx_buffer: serial bytes the chip holds before it loses them. Flash (µs): a page program
+    of 256 bytes at most, the first byte and each further one of a short program, a 4 KiB
+    sector erase."""
+
+    def __init__(self, name, factor, baud, rx_buffer, page_us, byte_first_us, byte_us, erase_us):
+        self.name, self.factor, self.baud, self.rx_buffer = name, factor, baud, rx_buffer
+        self.page_us, self.byte_first_us, self.byte_us, self.erase_us = page_us, byte_first_us, byte_us, erase_us
+
+    def flash_timing(self) -> str:
+        """The flash figures as the board side reads them (CROUPIER_SIM_FLASH_US)."""
+        return "%d,%d,%d,%d" % (self.page_us * 10, self.byte_first_us * 10, self.byte_us * 10, self.erase_us * 10)
+
+
+# ESP32-WROOM-32: ESP32 at 240 MHz; UART0 at 115200 baud 8N1 into the port's 260-byte
+# stdin ring (ports/esp32/mphalport.c) behind the UART's 128-byte hardware FIFO; 4 MB
+# SPI NOR flash, figures of the Winbond W25Q32JV datasheet (typical): page program tPP
+# 0.4 ms, byte program tBP1 30 µs + tBP2 2.5 µs per further byte, 4 KB sector erase tSE 45 ms.
+ESP32 = Profile("esp32", ESP32_FACTOR, baud=115200, rx_buffer=260 + 128,
+                page_us=400, byte_first_us=30, byte_us=2.5, erase_us=45000)
+PROFILES = {"esp32": ESP32}
+
+
+def profile(name):
+    """'esp32' -> its Profile; None or 'none' -> None (full speed); else ValueError."""
+    if name is None or isinstance(name, Profile):
+        return name
+    if name == "none":
+        return None
+    if name not in PROFILES:
+        raise ValueError("pace must be one of none, %s; not %r" % (", ".join(PROFILES), name))
+    return PROFILES[name]
+
+
+def cpu_clock(pid):
+    """The clock id of a process's CPU time (clock_getcpuclockid: CPUCLOCK_SCHED of pid),
+    read in ns by time.clock_gettime_ns: exact and a fraction of a µs per read."""
+    return (~pid << 3) | 2
+
+
+PERIOD = 0.005  # seconds between the controller's looks: a paced board runs in slices this far apart
+SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no bursts after a pause)
+
+
+class Throttle:
+    """Holds process `pid` to wall time / factor of CPU time, from its start. Budget the
+    emulation spent doing what is hardware on a chip comes back through credit()."""
+
+    def __init__(self, pid, factor):
+        self.pid, self.factor = pid, factor
+        self.cpu_ns = 0  # CPU time the process has had
+        self.credited_ns = 0  # of which credited back (the emulation's own code)
+        self.budget_ns = 0  # wall time / factor since start, less what an idle board could not bank
+        self.stops = 0
+        self._clock = cpu_clock(pid)
+        self._stop = threading.Event()
+        self._credit = 0
+        self._thread = threading.Thread(target=self._run, name="pace-%d" % pid, daemon=True)
+
+    def start(self):
+        os.kill(self.pid, signal.SIGSTOP)  # from here on it runs only in the slices it is given
+        self._thread.start()
+        return self
+
+    def close(self):
+        self._stop.set()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(2)
+
+    def credit(self, ns):
+        """CPU time the board spent in emulated hardware: it does not count against the budget."""
+        self._credit += ns  # the GIL makes this one add atomic enough: only this thread reads it
+
+    def _run(self):
+        try:
+            self._control()
+        except (ProcessLookupError, OSError):
+            pass  # the interpreter ended
+        finally:
+            try:
+                os.kill(self.pid, signal.SIGCONT)  # never leave a stopped process behind
+            except OSError:
+                pass
+
+    def _control(self):
+        period = PERIOD
+        slice_ns = period * 1e9 / self.factor
+        allowance = 0.0  # ns of CPU the process may still use now
+        seen = 0
+        last = time.monotonic_ns()
+        while not self._stop.is_set():
+            now = time.monotonic_ns()
+            cpu = time.clock_gettime_ns(self._clock)
+            credit, self._credit = self._credit, 0
+            self.credited_ns += credit
+            earned = (now - last) / self.factor
+            last = now
+            allowance = min(allowance + earned - (cpu - seen) + credit, SLICES_BANKED * slice_ns)
+            self.budget_ns += earned
+            self.cpu_ns, seen = cpu, cpu
+            if allowance > 0:
+                os.kill(self.pid, signal.SIGCONT)
+                time.sleep(allowance / 1e9)  # it can use at most this much CPU meanwhile
+                os.kill(self.pid, signal.SIGSTOP)
+                self.stops += 1
+            self._stop.wait(max(period, -allowance * self.factor / 1e9))
