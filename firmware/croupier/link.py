@@ -1,13 +1,17 @@
 # The serial protocol of PROTOCOL.md (explained in docs/protocol.md) over sys.stdin/stdout.
 # Lines starting with `@` are requests; anything else on the line (REPL chatter, a person
-# typing) is ignored. Input is read a byte at a time into one preallocated line buffer, so
-# garbage of any length costs no memory. Every reply and event goes out as canonical JSON
-# with its CRC-32: 7-bit ASCII that never holds Ctrl-C or Ctrl-D.
+# typing) is ignored. Each wake-up reads every byte waiting: a board buffers only a few
+# hundred (the ESP32's UART FIFO and stdin ring), so input read a byte per wake-up would be
+# lost at line rate. Bytes are read one at a time, for as long as poll says one is there: a
+# read of more blocks until all of them came (ESP32 and unix ports alike). They go into one
+# preallocated line buffer, so garbage of any length costs no memory. Every reply and event goes out as canonical JSON with its CRC-32: 7-bit
+# ASCII that never holds Ctrl-C or Ctrl-D.
 from micropython import const
 import asyncio
 import binascii
 import gc
 import json
+import select
 import sys
 import time
 
@@ -166,23 +170,34 @@ class Link:
 
     async def _serve(self):
         self.send(self._hello_fields({"ev": "boot"}))
-        reader = asyncio.StreamReader(self._in)
-        line, byte = self._line, self._byte
+        stream, byte = self._in, self._byte
+        line, view = self._line, memoryview(self._line)
+        reader = asyncio.StreamReader(stream)
+        waiting = select.poll()
+        waiting.register(stream, select.POLLIN)
+        ipoll = waiting.ipoll
         size = 0  # bytes in line; MAX_LINE + 1 once the line overflowed
         while True:
-            if not await reader.readinto(byte):
+            if not await reader.readinto(byte):  # asleep until a byte is there
                 await asyncio.sleep_ms(20)  # stdin closed (host side of the pty gone)
                 continue
-            b = byte[0]
-            if b == 10 or b == 13:  # a line ends at \n or \r (a terminal's Enter)
-                if size:
-                    self.feed(memoryview(line)[:size] if size <= MAX_LINE else None)
-                size = 0
-            elif size < MAX_LINE:
-                line[size] = b
-                size += 1
-            else:
-                size = MAX_LINE + 1
+            while True:  # and every byte that came meanwhile, without going back to sleep
+                b = byte[0]
+                if b == 10 or b == 13:  # a line ends at \n or \r (a terminal's Enter)
+                    if size:
+                        self.feed(view[:size] if size <= MAX_LINE else None)
+                    size = 0
+                elif size < MAX_LINE:
+                    line[size] = b
+                    size += 1
+                else:
+                    size = MAX_LINE + 1
+                for _ in ipoll(0):  # a byte is waiting (ipoll allocates nothing)
+                    break
+                else:
+                    break  # none: sleep until the next one
+                if not stream.readinto(byte):
+                    break
 
     def feed(self, line):
         """Handle one input line (bytes without the newline); None for an over-long line."""

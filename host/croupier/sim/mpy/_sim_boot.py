@@ -18,6 +18,7 @@ _sim_stdio.install()  # first: everything from here on prints as on a board
 ch.connect(ch.env("SOCK"))
 import machine  # noqa: E402,F401 (imported before / becomes the flash: it lives on the host)
 import _sim_flash  # noqa: E402
+import _sim_wake  # noqa: E402
 
 _in = sys.stdin.buffer
 _out = _sim_stdio.stdout
@@ -336,6 +337,7 @@ def fit_heap():
 def main():
     global _raw_mode
     mount()
+    _sim_wake.install()  # asyncio.ThreadSafeFlag sleeps until an interrupt, as on a board
     fit_heap()
     micropython.kbd_intr(3)
     ch.send(66, 0, 0)  # 'B' booted: serial input may flow now
