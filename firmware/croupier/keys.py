@@ -9,7 +9,7 @@ from micropython import const
 import asyncio
 import time
 
-PERIOD_MS = const(5)
+PERIOD_MS = const(10)
 DEBOUNCE_MS = const(20)
 HOLD_MS = const(600)
 RING = const(32)  # queued keys; a full ring refuses more (the link answers `busy`)
