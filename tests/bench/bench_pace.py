@@ -64,34 +64,35 @@ def budget_share(vb, seconds):
 
 
 class DisplayClock:
-    """Times of the board's I2C writes (from its I/O thread)."""
+    """Times of the board's I2C writes, and the interpreter's CPU time at each (from the
+    board's I/O thread)."""
 
     def __init__(self, vb):
-        self.times = []
+        self.vb = vb
+        self.writes = []  # (time, cpu s)
         self.lock = threading.Lock()
         vb.subscribe(self.on_event)
 
     def on_event(self, event, data):
         if event == "display":
             with self.lock:
-                self.times.append(time.monotonic())
+                self.writes.append((time.monotonic(), cpu_s(self.vb._proc.pid)))
 
     def frame_done(self, t0, timeout=5.0):
-        """ms from t0 to the last write of the frame after it, or None."""
+        """(s from t0, cpu s) at the last write of the frame after t0, or None."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.lock:
-                after = [t for t in self.times if t >= t0]
-            if after and time.monotonic() - after[-1] > FRAME_QUIET_S:
-                return (after[-1] - t0) * 1000
+                after = [w for w in self.writes if w[0] >= t0]
+            if after and time.monotonic() - after[-1][0] > FRAME_QUIET_S:
+                return after[-1][0] - t0, after[-1][1]
             time.sleep(0.01)
         return None
 
 
 class Stopwatch:
     """Chip time of one key: wall ms on a paced board; at full speed the interpreter's CPU
-    time from the release to the frame, times the factor (the quiet wait after the frame
-    costs nothing: the board sleeps)."""
+    time from the release to the frame's last write, times the factor."""
 
     def __init__(self, vb, paced):
         self.vb, self.paced, self.clock = vb, paced, DisplayClock(vb)
@@ -101,10 +102,12 @@ class Stopwatch:
         return time.monotonic()
 
     def frame_done(self, t0):
-        wall = self.clock.frame_done(t0)
-        if wall is None or self.paced:
-            return wall
-        return (cpu_s(self.vb._proc.pid) - self.cpu0) * 1000 * FACTOR
+        done = self.clock.frame_done(t0)
+        if done is None:
+            return None
+        if self.paced:
+            return done[0] * 1000
+        return (done[1] - self.cpu0) * 1000 * FACTOR
 
 
 def tap(vb, clock, key, ms=80):
