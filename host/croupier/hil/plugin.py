@@ -7,6 +7,7 @@ Loaded with `-p croupier.hil.plugin` (as `croupier hil` does). Options:
   --hil-timeout S       deadline of every request and wait (default 5 s; boot: --hil-boot-timeout)
   --hil-firmware DIR    virtual board only: run this firmware tree instead of the packaged one
   --hil-heap SIZE       virtual board only: MicroPython heap (default croupier.sim.FIRMWARE_HEAP)
+  --pace esp32|none     virtual board only: the chip's speed and limits (default none: full speed)
 Fixtures: `device` (the protocol link, croupier.hil.device.Device), `keys`, `screen`,
 `reset`, `vboard` (the virtual board's side channel; needs @pytest.mark.virtual_board).
 """
@@ -36,6 +37,8 @@ def pytest_addoption(parser):
     group.addoption("--hil-boot-timeout", type=float, default=30.0, metavar="S", help="deadline for the board to boot")
     group.addoption("--hil-firmware", metavar="DIR", help="virtual board only: firmware tree to run (default: the packaged one)")
     group.addoption("--hil-heap", default=None, metavar="SIZE", help="virtual board only: MicroPython heap (default croupier.sim.FIRMWARE_HEAP)")
+    group.addoption("--pace", dest="hil_pace", choices=("esp32", "none"), default=None,
+                    help="virtual board only: run at the chip's speed and limits (default none: full speed)")
 
 
 class Run:
@@ -66,7 +69,7 @@ class Run:
                 if self.port:
                     self.board = SerialTarget(self.port)
                 else:
-                    self.board = VirtualTarget(heap=opt("hil_heap"), firmware=opt("hil_firmware"))
+                    self.board = VirtualTarget(heap=opt("hil_heap"), firmware=opt("hil_firmware"), pace=opt("hil_pace"))
                 self.device = Device(self.board, opt("hil_timeout"), opt("hil_boot_timeout"))
                 self.info = self.device.wait_ready()
             except Exception as exc:  # no board, no firmware, no port: nothing else can run

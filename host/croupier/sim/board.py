@@ -8,6 +8,7 @@ in, I2C writes, PWM changes, flash writes and reset requests out. One I/O thread
 of it; the public methods are safe to call from any thread.
 """
 import ctypes
+import fcntl
 import hashlib
 import json
 import os
@@ -16,8 +17,10 @@ import selectors
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
+import termios
 import threading
 import time
 from pathlib import Path
@@ -33,7 +36,8 @@ SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
 INTERRUPT = 0x03
 OUTPUT_KEPT = 4 << 20  # bytes of board output kept for wait_output()
 UNSENT_KEPT = 1 << 20  # bytes waiting for a reader of the serial port; older ones are lost
-RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is lost
+RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is lost (unpaced)
+LINE_TICK = 0.001  # a line with a baud rate moves its bytes this often (not one wake-up per byte)
 SIDE_DEADLINE = 5.0  # seconds the board may take to read a side-channel message
 LOGICAL_KEYS = {"ok": "#", "undo": "*", "a": "A", "b": "B", "c": "C", "d": "D", "menu": "D"}
 
@@ -78,6 +82,7 @@ class VirtualBoard:
         self.boots = 0  # interpreter starts that reached the REPL/boot.py stage
         self.formats = 0  # times the board found its flash unreadable and formatted it
         self.crashes = 0  # interpreter deaths nobody asked for
+        self.rx_overflow = 0  # serial bytes lost because the receive buffer was full
         self.powered = False
         self._tones = []
         self._keys = 0
@@ -99,6 +104,8 @@ class VirtualBoard:
         self._rx = bytearray()  # serial input waiting for the interpreter to read it
         self._to_board = Line(never_forge=bytes((INTERRUPT,)))
         self._to_host = Line()
+        self._rx_room = self.pace.rx_buffer if self.pace else RX_BUFFER
+        self.faults()  # a paced board's line runs at the chip's baud rate
         self._last_interrupt = 0.0
         self._next_start = None  # (mode, cause) of the interpreter to start after this one
         self._spawn_request = None  # (mode, cause) to start now, on the I/O thread
@@ -270,7 +277,10 @@ class VirtualBoard:
 
     def faults(self, drop=0.0, corrupt=0.0, baud=None, seed=None, direction="both"):
         """Serial line faults on the relay: drop/corrupt probabilities per byte, a baud rate
-        (8N1 timing) and a seed; direction 'both', 'to_board' or 'to_host'."""
+        (8N1 timing; default: the pace's, else none) and a seed; direction 'both', 'to_board'
+        or 'to_host'."""
+        if baud is None and self.pace:
+            baud = self.pace.baud
         lines = {"both": (self._to_board, self._to_host), "to_board": (self._to_board,),
                  "to_host": (self._to_host,)}
         if direction not in lines:
@@ -336,10 +346,12 @@ class VirtualBoard:
     def _spawn(self, mode, cause):
         self._cause = cause
         master, slave = ptys.console()
+        self._console_name = os.ttyname(slave)
         env = dict(os.environ, MICROPYPATH=str(self._modules))
         env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
             "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
             "UID": self._uid_text(), "RTC": self._rtc, "FREE": self._free,
+            "FLASH_US": self.pace.flash_timing() if self.pace else "0,0,0,0",
             "KEYPAD": "%s/%s" % (",".join(map(str, _gpios(self._pins, "key_row"))),
                                  ",".join(map(str, _gpios(self._pins, "key_col")))),
             "I2C": "%d,%d,%d" % (_gpios(self._pins, "i2c_sda")[0], _gpios(self._pins, "i2c_scl")[0],
@@ -452,7 +464,8 @@ class VirtualBoard:
                     self._changed.notify_all()  # for wait_sent()
             except BlockingIOError:
                 del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
-        waits = [w for w in (self._to_board.wait(now) if self._ready else None, self._to_host.wait(now)) if w is not None]
+        waits = [w and max(w, LINE_TICK) for w in (self._to_board.wait(now) if self._ready else None,
+                                                    self._to_host.wait(now)) if w is not None]
         if self._unsent or self._rx:
             waits.append(0.01)  # a reader is behind: retry soon
         return min(waits) if waits else None
@@ -463,13 +476,30 @@ class VirtualBoard:
         buffer until the interpreter reads them (overflow loses the newest, as a UART)."""
         parts = data.split(bytes((INTERRUPT,)))
         for i, part in enumerate(parts):
-            self._rx += part[:max(0, RX_BUFFER - len(self._rx))]
+            room = max(0, self._rx_room - self._unread())
+            self.rx_overflow += max(0, len(part) - room)
+            self._rx += part[:room]
             if i < len(parts) - 1 and self._proc:
                 now = time.monotonic()
                 if now - self._last_interrupt > 0.1:  # a second SIGINT before the first is handled kills the unix port
                     os.kill(self._proc.pid, signal.SIGINT)
                     self._last_interrupt = now
         self._flush_rx()
+
+    def _unread(self):
+        """Serial input the interpreter has not read. Paced, the console's own queue counts
+        too (the board's receive buffer is small): its slave end, opened for a moment, tells."""
+        if not self.pace:
+            return len(self._rx)
+        try:
+            fd = os.open(self._console_name, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        except OSError:
+            return len(self._rx)  # the interpreter is going away
+        try:
+            queued = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+        finally:
+            os.close(fd)
+        return len(self._rx) + queued
 
     def _flush_rx(self):
         try:

@@ -11,12 +11,19 @@ import signal
 import threading
 import time
 
-# Host CPU-seconds of bytecode per second of the ESP32's, measured on the 2-core build
-# machine: micropython-pystone-lowmem (500 passes, 20 runs) on the unix port unpaced scores
-# 190,000 pystones per second of the interpreter's own CPU time (CPU time, not wall time,
-# so a loaded host reads the same); public ESP32 (240 MHz) figures are 1,075-1,661 and we
-# aim at 1,300: 190,000 / 1,300 = 146. `croupier sim --pace esp32 --calibrate` checks it.
+# How many times slower than this host's unix port the ESP32 runs bytecode. Measured on
+# the 2-core build machine by tests/bench/bench_pace.py: micropython-pystone-lowmem
+# (200,000 passes, 6 runs) on the unix port, unpaced, scores 263,000 pystones per second of
+# the interpreter's own CPU time (CPU time from the kernel, not wall time, so the other
+# processes of a busy host do not enter it). Public ESP32 (240 MHz) figures are 1,075-1,661;
+# we aim at 1,300: 263,000 / 1,300 = 203. `croupier sim --pace esp32 --calibrate` checks it.
 ESP32_FACTOR = 203.0
+# CPU time each stop and continue costs the interpreter itself (the kernel's signal work
+# and its return to user mode), measured by tests/bench/bench_pace.py with back-to-back
+# slices: 29 µs. Credited back per slice: it is the pacer's cost, not the chip's. What other
+# processes evict from the caches while the board is stopped is not: a busy host makes
+# the board slower.
+RESUME_NS = 29000
 
 
 class Profile:
@@ -60,8 +67,20 @@ def cpu_clock(pid):
     return (~pid << 3) | 2
 
 
-PERIOD = 0.005  # seconds between the controller's looks: a paced board runs in slices this far apart
+PERIOD = 0.02  # seconds between slices: short against the 33.7 ms the receive buffer lasts at line rate
 SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no bursts after a pause)
+
+
+def _realtime():
+    """Make the calling thread real-time (SCHED_FIFO, lowest priority) where allowed: it
+    then wakes on time and sleeps exactly, so each slice ends within µs of its budget. (A
+    normal thread oversleeps by ~50 µs, and now and then by milliseconds on a busy host.)
+    -> whether it is."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))  # 0: this thread, on Linux
+        return True
+    except (OSError, AttributeError):
+        return False
 
 
 class Throttle:
@@ -70,11 +89,13 @@ class Throttle:
 
     def __init__(self, pid, factor):
         self.pid, self.factor = pid, factor
-        self.cpu_ns = 0  # CPU time the process has had
-        self.credited_ns = 0  # of which credited back (the emulation's own code)
-        self.budget_ns = 0  # wall time / factor since start, less what an idle board could not bank
-        self.stops = 0
+        self.credited_ns = 0  # CPU time credited back (the emulation's own code)
+        self.slices = 0  # times the process was let run
+        self.realtime = None  # whether the controller got real-time scheduling
         self._clock = cpu_clock(pid)
+        self._cpu = 0
+        self._started = time.monotonic_ns()
+        self._ended = None
         self._stop = threading.Event()
         self._credit = 0
         self._thread = threading.Thread(target=self._run, name="pace-%d" % pid, daemon=True)
@@ -84,7 +105,24 @@ class Throttle:
         self._thread.start()
         return self
 
+    @property
+    def cpu_ns(self):
+        """CPU time the process has had so far."""
+        if self._ended is None:
+            try:
+                self._cpu = time.clock_gettime_ns(self._clock)
+            except OSError:
+                pass  # it ended: its last reading stands
+        return self._cpu
+
+    @property
+    def budget_ns(self):
+        """Wall time since start / factor: the most CPU time it may have had by now."""
+        return ((self._ended or time.monotonic_ns()) - self._started) / self.factor
+
     def close(self):
+        self.cpu_ns
+        self._ended = self._ended or time.monotonic_ns()
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(2)
@@ -94,6 +132,7 @@ class Throttle:
         self._credit += ns  # the GIL makes this one add atomic enough: only this thread reads it
 
     def _run(self):
+        self.realtime = _realtime()
         try:
             self._control()
         except (ProcessLookupError, OSError):
@@ -109,7 +148,7 @@ class Throttle:
         slice_ns = period * 1e9 / self.factor
         allowance = 0.0  # ns of CPU the process may still use now
         seen = 0
-        last = time.monotonic_ns()
+        last = self._started
         while not self._stop.is_set():
             now = time.monotonic_ns()
             cpu = time.clock_gettime_ns(self._clock)
@@ -118,11 +157,11 @@ class Throttle:
             earned = (now - last) / self.factor
             last = now
             allowance = min(allowance + earned - (cpu - seen) + credit, SLICES_BANKED * slice_ns)
-            self.budget_ns += earned
-            self.cpu_ns, seen = cpu, cpu
+            seen = cpu
             if allowance > 0:
                 os.kill(self.pid, signal.SIGCONT)
-                time.sleep(allowance / 1e9)  # it can use at most this much CPU meanwhile
+                time.sleep((allowance + RESUME_NS) / 1e9)  # it can use at most this much CPU meanwhile
                 os.kill(self.pid, signal.SIGSTOP)
-                self.stops += 1
+                self.slices += 1
+                self._credit += RESUME_NS
             self._stop.wait(max(period, -allowance * self.factor / 1e9))

@@ -58,6 +58,7 @@ class SimApp(App):
     #keypad Button { min-width: 7; width: 7; height: 3; }
     #reset { width: 35; margin-top: 1; }
     #port { height: 1; padding: 0 1; }
+    #status { height: 1; padding: 0 1; }
     #log { height: 1fr; border: round $secondary; }
     """
     BINDINGS = [("r", "reset", "Reset"), ("q", "quit", "Quit")]
@@ -71,11 +72,13 @@ class SimApp(App):
         super().__init__()
         self.board = board
         self._shown = None
+        self._status = None
         self._glass_stale = True  # set from the board's I/O thread, cleared by _refresh_oled
 
     def compose(self) -> ComposeResult:
         where = "serial port %s" % self.board.port + (" (link %s)" % self.board.link if self.board.link else "")
         yield Static(where, id="port")
+        yield Static(self.status(), id="status")
         with Horizontal(id="top"):
             with Vertical(id="oled"):
                 yield Oled(id="panel")
@@ -106,7 +109,18 @@ class SimApp(App):
     def on_sim_app_board_output(self, message: BoardOutput):
         self.query_one("#log", Log).write(message.data.decode("utf-8", "replace").replace("\r", ""))
 
+    def status(self) -> str:
+        """The pace and the serial bytes lost to a full receive buffer."""
+        pace = self.board.pace
+        where = ("pace %s (%d baud, %d-byte receive buffer)" % (pace.name, pace.baud, pace.rx_buffer)
+                 if pace else "full speed")
+        return "%s · serial bytes lost: %d" % (where, self.board.rx_overflow)
+
     def _refresh_oled(self):
+        status = self.status()
+        if status != self._status:
+            self._status = status
+            self.query_one("#status", Static).update(status)
         if not self._glass_stale:  # reading the glass holds the board's lock: only when needed
             return
         self._glass_stale = False
