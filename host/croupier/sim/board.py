@@ -351,7 +351,7 @@ class VirtualBoard:
         env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
             "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
             "UID": self._uid_text(), "RTC": self._rtc, "FREE": self._free,
-            "FLASH_US": self.pace.flash_timing() if self.pace else "0,0,0,0",
+            "FLASH_US": self.pace.flash_timing() if self.pace else "0,0,0,0", "PACED": int(bool(self.pace)),
             "KEYPAD": "%s/%s" % (",".join(map(str, _gpios(self._pins, "key_row"))),
                                  ",".join(map(str, _gpios(self._pins, "key_col")))),
             "I2C": "%d,%d,%d" % (_gpios(self._pins, "i2c_sda")[0], _gpios(self._pins, "i2c_scl")[0],
@@ -589,6 +589,8 @@ class VirtualBoard:
             self._rtc = payload.decode()
         elif kind == channel.FORMATTED:
             self.formats += 1
+        elif kind == channel.EMULATED and self.throttle:
+            self.throttle.credit(length * 1000)
 
     def _send(self, message: bytes) -> bool:
         """-> False when the board has not taken the message within SIDE_DEADLINE s."""

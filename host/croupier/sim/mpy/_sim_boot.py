@@ -10,6 +10,7 @@ import micropython
 import os
 import sys
 import vfs
+from time import ticks_us
 
 import _sim_channel as ch
 import _sim_stdio
@@ -34,14 +35,22 @@ def write(s):
     _out.write(s)
 
 
+_since_getc = None  # ticks_us when getc last returned: the REPL's work since is C on a board
+
+
 def getc():
     """One byte of serial input; a Ctrl-C arrives as a KeyboardInterrupt and reads as 3."""
+    global _since_getc
+    if _since_getc is not None:
+        ch.spent(_since_getc)
     try:
         if not _in.readinto(_c):
             raise SystemExit  # the serial port is gone: the supervisor is stopping us
         return _c[0]
     except KeyboardInterrupt:
         return 3
+    finally:
+        _since_getc = ticks_us()
 
 
 def mount():
@@ -63,6 +72,8 @@ def mount():
 def execute(code, g, mode, name, raw):
     """Compile and run one input, printing its exception as pyexec does. -> True if it
     ended normally."""
+    global _since_getc
+    _since_getc = None  # the program is the board's own work
     try:
         exec(compile(code, name, mode), g)
         ok = True

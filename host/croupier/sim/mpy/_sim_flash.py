@@ -6,6 +6,7 @@
 # A paced board's flash takes the chip's time (croupier.sim.pace): each page program and
 # sector erase sleeps for it, as the ESP32 stalls while its SPI flash is busy.
 import time
+from time import ticks_us
 
 import _sim_channel as ch
 
@@ -37,10 +38,13 @@ class Flash:
         self.blocks = blocks
 
     def readblocks(self, block, buf, offset=0):
+        t = ticks_us()
         self._f.seek(block * BLOCK + offset)
         self._f.readinto(buf)
+        ch.spent(t)
 
     def writeblocks(self, block, buf, offset=None):
+        t = ticks_us()
         if offset is None:  # simple interface: whole blocks, erased first
             for i in range(len(buf) // BLOCK):
                 self.ioctl(6, block + i)
@@ -52,8 +56,10 @@ class Flash:
             ch.die(88)  # 'X'
         self._f.seek(block * BLOCK + offset)
         self._f.write(buf)
-        if _PAGE_T:
-            time.sleep_us(_program_time(offset, len(buf)))
+        busy = _program_time(offset, len(buf))
+        ch.spent(t)
+        if busy:
+            time.sleep_us(busy)
 
     def ioctl(self, op, arg):
         if op == 4:  # block count
@@ -61,10 +67,12 @@ class Flash:
         if op == 5:  # block size
             return BLOCK
         if op == 6:  # erase
+            t = ticks_us()
             if not ch.flash_write():
                 self._erase(arg, BLOCK // 2 if ch.tear() else 0)
                 ch.die(88)
             self._erase(arg, BLOCK)
+            ch.spent(t)
             if _ERASE_T:
                 time.sleep_us(_ERASE_T // 10)
             return 0

@@ -5,6 +5,8 @@
 # arrives on the side channel, so a waiting flag sleeps on that socket instead, takes the
 # changes in (machine schedules the IRQ handlers they trigger), runs the handlers and goes
 # back to sleep unless one of them set the flag.
+from time import ticks_us
+
 import _sim_channel as ch
 
 _queue = None  # asyncio's I/O queue, once installed
@@ -27,7 +29,9 @@ class ThreadSafeFlag:
 
     async def wait(self):
         while True:
+            t = ticks_us()
             ch.poll()
+            ch.spent(t)
             _run_scheduled()
             if self.state:
                 break
