@@ -32,6 +32,7 @@ _TMP = ".tmp"
 _CLOSED = "closed"
 _EPOCH = "epoch"
 _UNDO = ("undo", None)
+_CHUNK = const(128)  # bytes a Sealer gathers before it writes them
 _ENOSPC = const(28)  # littlefs's, on the ESP32 too: MicroPython's errno module lacks it
 
 
@@ -45,17 +46,31 @@ def crc_hex(data):
 class Sealer:
     """Writes a sealed line piece by piece: `text|crc8\\n` (the wire adds a leading @), with
     the CRC-32 of text kept running, so nothing the size of the whole line is ever built (a
-    head holding a long game, a `log` page)."""
+    head holding a long game, a `log` page). Pieces (a few bytes each) are gathered into
+    writes of about _CHUNK bytes: a write per piece cost a system call (on the board a UART
+    or littlefs call) and a CRC step each, hundreds for one `play` event."""
 
     def __init__(self, write):
         self._write = write
         self._crc = 0
+        self._parts = []
+        self._size = 0
 
     def piece(self, text):
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size >= _CHUNK:
+            self._flush()
+
+    def _flush(self):
+        text = "".join(self._parts)
+        del self._parts[:]
+        self._size = 0
         self._write(text)
         self._crc = binascii.crc32(text, self._crc)
 
     def close(self):
+        self._flush()
         self._write("|%08x\n" % (self._crc & 0xFFFFFFFF))
 
 

@@ -126,6 +126,12 @@ class Link:
         self._line = bytearray(MAX_LINE)
         self._byte = bytearray(1)
         self._running = True  # False once run() ended: a restarted app makes a new Link
+        # `play` events of inputs from the keypad wait until the screen shows the input (the
+        # event costs more than the frame); those of the link's own requests go before the
+        # reply. Either way, in the order of their inputs.
+        self._events = []
+        self._events_due = asyncio.Event()
+        self._in_request = False
         controller.subscribe(self._on_play)
 
     # -- wire -------------------------------------------------------------------------
@@ -163,9 +169,11 @@ class Link:
                        "message": "out of memory for the reply"})
 
     async def run(self):
+        sender = asyncio.create_task(self._send_events_when_due())
         try:
             await self._serve()
         finally:
+            sender.cancel()
             self._running = False  # its successor sends the events from now on
 
     async def _serve(self):
@@ -209,6 +217,7 @@ class Link:
         if line[0] != 64:
             return  # not protocol
         rid = None
+        self._in_request = True
         try:
             request = parse(bytes(line[1:]))
             rid = request["id"]
@@ -220,6 +229,8 @@ class Link:
         except Exception as exc:  # a bug, a full flash, no memory: answer, keep running
             reply = {"id": rid, "ok": False, "error": "internal",
                      "message": "%s: %s" % (type(exc).__name__, exc)}
+        finally:
+            self._in_request = False
         self._answer(reply)
 
     # -- requests ---------------------------------------------------------------------
@@ -337,10 +348,26 @@ class Link:
     def _on_play(self, seq, state, effects):
         if not self._running:
             return
-        try:
-            self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
-        except MemoryError:  # the input is journaled and applied; the host can ask `state`
-            self._out.write("\n")
+        self._events.append((seq, state, effects))
+        if self._in_request:
+            self._send_events()
+        else:
+            self._events_due.set()  # the app's refresh task, woken first, draws before
+
+    async def _send_events_when_due(self):
+        while True:
+            await self._events_due.wait()
+            self._events_due.clear()
+            self._send_events()
+
+    def _send_events(self):
+        events = self._events
+        while events:
+            seq, state, effects = events.pop(0)
+            try:
+                self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
+            except MemoryError:  # the input is journaled and applied; the host can ask `state`
+                self._out.write("\n")
 
 
 def _base64(data, piece):
@@ -348,7 +375,7 @@ def _base64(data, piece):
     piece('"')
     view = memoryview(data)
     for start in range(0, len(data), _B64_SLICE):
-        piece(binascii.b2a_base64(view[start:start + _B64_SLICE], newline=False))
+        piece(binascii.b2a_base64(view[start:start + _B64_SLICE], newline=False).decode())
     piece('"')
 
 
