@@ -364,8 +364,8 @@ class VirtualBoard:
                 preexec_fn=_die_with_parent)
         finally:
             os.close(slave)
-        if self.pace:
-            self.throttle = paces.Throttle(self._proc.pid, self.pace.factor).start()
+        if self.pace:  # paced once booted: the emulation's own start-up is a chip's ROM and C init
+            self.throttle = paces.Throttle(self._proc.pid, self.pace.factor)
         self._console = master
         self._started_at = time.monotonic()
         self._ready = False
@@ -563,6 +563,8 @@ class VirtualBoard:
 
     def _on_message(self, kind, arg, length, payload):
         if kind == channel.BOOTED:
+            if self.throttle:
+                self.throttle.start()
             self._ready = True
             self.boots += 1
             self._emit("boot", self.boots)

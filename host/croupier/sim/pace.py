@@ -84,7 +84,7 @@ def _realtime():
 
 
 class Throttle:
-    """Holds process `pid` to wall time / factor of CPU time, from its start. Budget the
+    """Holds process `pid` to wall time / factor of CPU time from start() on. Budget the
     emulation spent doing what is hardware on a chip comes back through credit()."""
 
     def __init__(self, pid, factor):
@@ -93,8 +93,8 @@ class Throttle:
         self.slices = 0  # times the process was let run
         self.realtime = None  # whether the controller got real-time scheduling
         self._clock = cpu_clock(pid)
-        self._cpu = 0
-        self._started = time.monotonic_ns()
+        self._cpu0 = self._cpu = 0
+        self._started = None
         self._ended = None
         self._stop = threading.Event()
         self._credit = 0
@@ -102,27 +102,32 @@ class Throttle:
 
     def start(self):
         os.kill(self.pid, signal.SIGSTOP)  # from here on it runs only in the slices it is given
+        self._started = time.monotonic_ns()
+        self._cpu0 = self._cpu = time.clock_gettime_ns(self._clock)
         self._thread.start()
         return self
 
     @property
     def cpu_ns(self):
-        """CPU time the process has had so far."""
-        if self._ended is None:
+        """CPU time the process has had since start()."""
+        if self._started is not None and self._ended is None:
             try:
                 self._cpu = time.clock_gettime_ns(self._clock)
             except OSError:
                 pass  # it ended: its last reading stands
-        return self._cpu
+        return self._cpu - self._cpu0
 
     @property
     def budget_ns(self):
-        """Wall time since start / factor: the most CPU time it may have had by now."""
+        """Wall time since start() / factor: the most CPU time it may have had by now."""
+        if self._started is None:
+            return 0
         return ((self._ended or time.monotonic_ns()) - self._started) / self.factor
 
     def close(self):
         self.cpu_ns
-        self._ended = self._ended or time.monotonic_ns()
+        if self._started is not None:
+            self._ended = self._ended or time.monotonic_ns()
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(2)
@@ -147,7 +152,7 @@ class Throttle:
         period = PERIOD
         slice_ns = period * 1e9 / self.factor
         allowance = 0.0  # ns of CPU the process may still use now
-        seen = 0
+        seen = self._cpu0
         last = self._started
         while not self._stop.is_set():
             now = time.monotonic_ns()

@@ -8,7 +8,9 @@ virtual board's cache.
 """
 import hashlib
 import io
+import os
 import shutil
+import subprocess
 import tarfile
 import tempfile
 import time
@@ -61,6 +63,24 @@ sys.stdout.write("pystone start\\n")
 ms, stones = pystone_lowmem.pystones(%d)
 sys.stdout.write("pystone result %%d %%d\\n" %% (ms, stones))
 """
+
+
+def cpu_rate(loops=100000) -> float:
+    """Pystones per second of CPU time of the unix port at full speed: the interpreter's
+    user + system time for `loops` passes, less that of an interpreter doing none (start-up).
+    CPU time, not wall time: other processes of a busy host do not enter it."""
+    return loops / (_cpu_seconds(loops) - min(_cpu_seconds(0) for _ in range(3)))
+
+
+def _cpu_seconds(loops):
+    env = dict(os.environ, MICROPYPATH=str(source().parent))
+    proc = subprocess.Popen([toolchain.micropython(), "-c", "import pystone_lowmem as p; p.pystones(%d)" % loops],
+                            env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = status
+    if status:
+        raise toolchain.SimError("pystone failed on the unix port (status %d)" % status)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_on_board(pace="esp32", loops=LOOPS, timeout=120) -> dict:
