@@ -134,10 +134,10 @@ def test_play_events_of_keys_and_requests_come_in_input_order(frames, board):
     interleaved, every input still has one event, in journal order."""
     frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
     for card in ("2", "3", "4"):
-        board.press(card, ms=40, gap=20)
-        board.press("#", ms=40, gap=0)
+        board.press(card, ms=60, gap=60)
+        board.press("#", ms=60, gap=0)
         frames.ok("play", card="1")  # may overtake the card typed just before it
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 20
     while frames.ok("hello")["last_seq"] < 7:
         assert time.monotonic() < deadline, "the typed cards were not all played"
         time.sleep(0.05)
