@@ -83,12 +83,20 @@ def write_sealed(value, write):
     sealer.close()
 
 
-def unseal(line):
-    """The JSON value of a sealed line (bytes), or None when it is truncated or corrupt."""
+def _payload(line):
+    """The text of a sealed line (bytes, before `|crc`), or None when truncated or corrupt."""
     if len(line) < 11 or line[-1:] != b"\n" or line[-10:-9] != b"|":
         return None
     payload = line[:-10]
     if crc_hex(payload).encode() != line[-9:-1]:
+        return None
+    return payload
+
+
+def unseal(line):
+    """The JSON value of a sealed line (bytes), or None when it is truncated or corrupt."""
+    payload = _payload(line)
+    if payload is None:
         return None
     try:
         return json.loads(payload)
@@ -347,9 +355,11 @@ class Journal:
         firsts.append(self._segment)
         return firsts
 
-    def records(self, from_seq, max_records, max_bytes=None):
+    def records(self, from_seq, max_records, max_bytes=None, text=False):
         """Up to max_records records with seq >= from_seq, oldest first; with max_bytes, no
-        more once that much journal text is taken (always at least one record)."""
+        more once that much journal text is taken (always at least one record). text: each
+        record as the canonical JSON the journal holds (str), for the link to send as it is,
+        instead of parsed: a `log` page then costs no parsing and no writing out again."""
         out = []
         size = 0
         firsts = self._segments()
@@ -362,11 +372,11 @@ class Journal:
                 continue
             with f:
                 for line in f:
-                    record = unseal(line)
-                    if record is None:
+                    payload = _payload(line)
+                    if payload is None:
                         break
-                    if record[0] >= from_seq:
-                        out.append(record)
+                    if int(payload[1:payload.find(b",")]) >= from_seq:  # `[seq,`
+                        out.append(payload.decode() if text else json.loads(payload))
                         size += len(line)
                         if len(out) >= max_records or (max_bytes and size >= max_bytes):
                             return out

@@ -53,6 +53,14 @@ class Base64:
         self.data = data
 
 
+class Canonical:
+    """A reply value that is a list of values already written as canonical JSON (journal
+    records as stored): sent as they are."""
+
+    def __init__(self, texts):
+        self.texts = texts
+
+
 class RequestError(Exception):
     """A request answered with an error: code (PROTOCOL.md) and a human message."""
 
@@ -152,6 +160,8 @@ class Link:
             value = obj[key]
             if isinstance(value, Base64):
                 _base64(value.data, piece)
+            elif isinstance(value, Canonical):
+                _canonical_list(value.texts, piece)
             else:
                 dump(value, piece)
             sep = ","
@@ -327,7 +337,7 @@ class Link:
         most = _int(request.get("max", LOG_PAGE), "max", 1)
         journal = self.journal
         gc.collect()
-        return {"records": journal.records(start, min(most, LOG_PAGE), LOG_BYTES),
+        return {"records": Canonical(journal.records(start, min(most, LOG_PAGE), LOG_BYTES, True)),
                 "last_seq": journal.last_seq, "log_epoch": journal.epoch}
 
     def _ack(self, request):
@@ -368,6 +378,15 @@ class Link:
                 self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
             except MemoryError:  # the input is journaled and applied; the host can ask `state`
                 self._out.write("\n")
+
+
+def _canonical_list(texts, piece):
+    sep = "["
+    for text in texts:
+        piece(sep)
+        piece(text)
+        sep = ","
+    piece("[]" if sep == "[" else "]")
 
 
 def _base64(data, piece):
