@@ -1,5 +1,8 @@
 """Wiring: the board's parts, the journal, the controller, the UI and the link, each in its
 own asyncio task (keypad scan, key handling, display refresh, clock, uptime, buzzer, link).
+Idle, every task sleeps until something happens: a key's interrupt, a byte on the serial
+line, the next timeout of the UI; nothing ticks (but the
+uptime task, once an hour, for the millisecond clock's wrap).
 
 A bug anywhere shows a crash screen instead of dying silently. The journal stays intact:
 every record is durable before the game changes, and after a crash the game is rebuilt from
@@ -15,7 +18,6 @@ import time
 import boards
 from croupier.ui import draw
 
-TICK_MS = const(100)  # announcement and message timeouts need no finer clock
 RESTART_MS = const(3000)  # how long the crash screen stays before a running app restarts
 UPTIME_MS = const(3600000)  # how often the journal's uptime takes in ticks_ms (wraps in 12 days)
 
@@ -29,6 +31,7 @@ class App:
         self.buzzer = board.buzzer()
         self.ui = None  # with the journal and the controller: made by _start
         self.redraw = asyncio.Event()
+        self.changed = asyncio.Event()  # the UI changed: its next timeout may have moved
         self.failed = asyncio.Event()
         self.up = False  # a frame was shown since the last start
 
@@ -77,7 +80,11 @@ class App:
 
             self.journal = Journal(self.board.JOURNAL_DIR, self.board.rtc())
             self.controller = Controller(self.journal)
-            self.ui = Ui(self.controller, self.buzzer, self.redraw.set)
+            self.ui = Ui(self.controller, self.buzzer, self._on_change, time.ticks_ms)
+
+    def _on_change(self):
+        self.redraw.set()
+        self.changed.set()
 
     async def wait_for_key(self):
         """Until a key is pressed; keys pressed before the crash screen do not count."""
@@ -109,9 +116,20 @@ class App:
             gc.collect()  # between key presses: keeps the small heap unfragmented
 
     async def _clock(self):
+        """Tick the UI when its next timeout is due, and only then."""
+        ui, changed = self.ui, self.changed
         while True:
-            await asyncio.sleep_ms(TICK_MS)
-            self.ui.tick(time.ticks_ms())
+            changed.clear()
+            wait = ui.next_timeout(time.ticks_ms())
+            if wait is None:
+                await changed.wait()
+                continue
+            try:
+                await asyncio.wait_for_ms(changed.wait(), wait)
+                continue  # a change: the timeout is worked out again
+            except asyncio.TimeoutError:
+                pass
+            ui.tick(time.ticks_ms())
 
     async def _uptime(self):
         while True:

@@ -33,6 +33,7 @@ _TMP = ".tmp"
 _CLOSED = "closed"
 _EPOCH = "epoch"
 _UNDO = ("undo", None)
+_CHUNK = const(128)  # bytes a Sealer gathers before it writes them
 _ENOSPC = const(28)  # littlefs's, on the ESP32 too: MicroPython's errno module lacks it
 
 
@@ -46,17 +47,31 @@ def crc_hex(data):
 class Sealer:
     """Writes a sealed line piece by piece: `text|crc8\\n` (the wire adds a leading @), with
     the CRC-32 of text kept running, so nothing the size of the whole line is ever built (a
-    head holding a long game, a `log` page)."""
+    head holding a long game, a `log` page). Pieces (a few bytes each) are gathered into
+    writes of about _CHUNK bytes: a write per piece cost a system call (on the board a UART
+    or littlefs call) and a CRC step each, hundreds for one `play` event."""
 
     def __init__(self, write):
         self._write = write
         self._crc = 0
+        self._parts = []
+        self._size = 0
 
     def piece(self, text):
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size >= _CHUNK:
+            self._flush()
+
+    def _flush(self):
+        text = "".join(self._parts)
+        del self._parts[:]
+        self._size = 0
         self._write(text)
         self._crc = binascii.crc32(text, self._crc)
 
     def close(self):
+        self._flush()
         self._write("|%08x\n" % (self._crc & 0xFFFFFFFF))
 
 
@@ -69,12 +84,20 @@ def write_sealed(value, write):
     sealer.close()
 
 
-def unseal(line):
-    """The JSON value of a sealed line (bytes), or None when it is truncated or corrupt."""
+def _payload(line):
+    """The text of a sealed line (bytes, before `|crc`), or None when truncated or corrupt."""
     if len(line) < 11 or line[-1:] != b"\n" or line[-10:-9] != b"|":
         return None
     payload = line[:-10]
     if crc_hex(payload).encode() != line[-9:-1]:
+        return None
+    return payload
+
+
+def unseal(line):
+    """The JSON value of a sealed line (bytes), or None when it is truncated or corrupt."""
+    payload = _payload(line)
+    if payload is None:
         return None
     try:
         return json.loads(payload)
@@ -360,11 +383,13 @@ class Journal:
         firsts.append(self._segment)
         return firsts
 
-    def records(self, from_seq, max_records, max_bytes=None):
+    def records(self, from_seq, max_records, max_bytes=None, text=False):
         """Up to max_records records with seq >= from_seq, oldest first, each
         [seq, time, game_id, kind, data, [boot, ms]] (or the first five, as older firmware
-        wrote them); with max_bytes, no
-        more once that much journal text is taken (always at least one record)."""
+        wrote them); with max_bytes, no more once that much journal text is taken (always at
+        least one record). text: each record as the canonical JSON the journal holds (str),
+        for the link to send as it is, instead of parsed: a `log` page then costs no parsing
+        and no writing out again."""
         out = []
         size = 0
         firsts = self._segments()
@@ -377,11 +402,11 @@ class Journal:
                 continue
             with f:
                 for line in f:
-                    record = unseal(line)
-                    if record is None:
+                    payload = _payload(line)
+                    if payload is None:
                         break
-                    if record[0] >= from_seq:
-                        out.append(record)
+                    if int(payload[1:payload.find(b",")]) >= from_seq:  # `[seq,`
+                        out.append(payload.decode() if text else json.loads(payload))
                         size += len(line)
                         if len(out) >= max_records or (max_bytes and size >= max_bytes):
                             return out

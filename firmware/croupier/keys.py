@@ -3,12 +3,13 @@
 # old level has not been seen for DEBOUNCE_MS), so fast typing with overlapping presses loses
 # nothing. A short press is reported on release, a long press once when HOLD_MS has passed
 # (its release is then swallowed). Keys wait in a preallocated ring; the scan loop allocates
-# nothing.
+# nothing. With every key up and settled nothing is scanned: all rows are driven low and a
+# falling edge on any column (a pin interrupt) wakes the scan, so an idle keypad costs no CPU.
 from micropython import const
 import asyncio
 import time
 
-PERIOD_MS = const(5)
+PERIOD_MS = const(10)
 DEBOUNCE_MS = const(20)
 HOLD_MS = const(600)
 RING = const(32)  # queued keys; a full ring refuses more (the link answers `busy`)
@@ -31,6 +32,7 @@ class Keypad:
         n = len(labels)
         self._state = bytearray(n)  # _UP, _DOWN or _HELD: the debounced state
         self._pending = bytearray(n)  # samples in a row that differ from the state
+        self._settled = bytes(n)  # both of the above on an idle keypad: every key up, settled
         self._since = [0] * n  # when the settled level was last seen
         self._pressed_at = [0] * n
         self._ring = bytearray(RING)  # key index
@@ -38,6 +40,8 @@ class Keypad:
         self._head = 0  # next to read
         self._count = 0
         self._ready = asyncio.Event()
+        self._pressed = asyncio.ThreadSafeFlag()  # set by a column's interrupt
+        self._on_edge = self._edge  # bound once: the interrupt handler allocates nothing
 
     def inject(self, key, hold=False):
         """Queue a logical key as if pressed on the matrix. ValueError for an unknown key;
@@ -104,7 +108,37 @@ class Keypad:
             self._state[k] = _HELD
             self._push(k, True)
 
+    def _edge(self, pin):
+        self._pressed.set()
+
+    def _idle(self):
+        return self._state == self._settled and self._pending == self._settled
+
     async def run(self):
         while True:
+            if self._idle():
+                await self._until_pressed()
             self.scan(time.ticks_ms())
             await asyncio.sleep_ms(PERIOD_MS)
+
+    async def _until_pressed(self):
+        """Sleep until a key goes down: rows low, each column's pull-up held low by a pressed
+        key raises its interrupt. The rows go back high (the scan drives one at a time) however
+        this ends, a cancel included."""
+        rows, cols = self._rows, self._cols
+        for row in rows:
+            row.value(0)
+        self._pressed.clear()
+        try:
+            for col in cols:
+                col.irq(self._on_edge, col.IRQ_FALLING)
+            for col in cols:
+                if not col.value():  # went down before the interrupts were armed
+                    break
+            else:
+                await self._pressed.wait()
+        finally:
+            for col in cols:
+                col.irq(None)
+            for row in rows:
+                row.value(1)

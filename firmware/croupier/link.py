@@ -1,13 +1,17 @@
 # The serial protocol of docs/protocol.md over sys.stdin/stdout.
 # Lines starting with `@` are requests; anything else on the line (REPL chatter, a person
-# typing) is ignored. Input is read a byte at a time into one preallocated line buffer, so
-# garbage of any length costs no memory. Every reply and event goes out as canonical JSON
-# with its CRC-32: 7-bit ASCII that never holds Ctrl-C or Ctrl-D.
+# typing) is ignored. Each wake-up reads every byte waiting: a board buffers only a few
+# hundred (the ESP32's UART FIFO and stdin ring), so input read a byte per wake-up would be
+# lost at line rate. Bytes are read one at a time, for as long as poll says one is there: a
+# read of more blocks until all of them came (ESP32 and unix ports alike). They go into one
+# preallocated line buffer, so garbage of any length costs no memory. Every reply and event goes out as canonical JSON with its CRC-32: 7-bit
+# ASCII that never holds Ctrl-C or Ctrl-D.
 from micropython import const
 import asyncio
 import binascii
 import gc
 import json
+import select
 import sys
 
 import croupier
@@ -46,6 +50,14 @@ class Base64:
 
     def __init__(self, data):
         self.data = data
+
+
+class Canonical:
+    """A reply value that is a list of values already written as canonical JSON (journal
+    records as stored): sent as they are."""
+
+    def __init__(self, texts):
+        self.texts = texts
 
 
 class RequestError(Exception):
@@ -121,6 +133,12 @@ class Link:
         self._line = bytearray(MAX_LINE)
         self._byte = bytearray(1)
         self._running = True  # False once run() ended: a restarted app makes a new Link
+        # `play` events of inputs from the keypad wait until the screen shows the input (the
+        # event costs more than the frame); those of the link's own requests go before the
+        # reply. Either way, in the order of their inputs.
+        self._events = []
+        self._events_due = asyncio.Event()
+        self._in_request = False
         controller.subscribe(self._on_play)
 
     # -- wire -------------------------------------------------------------------------
@@ -141,6 +159,8 @@ class Link:
             value = obj[key]
             if isinstance(value, Base64):
                 _base64(value.data, piece)
+            elif isinstance(value, Canonical):
+                _canonical_list(value.texts, piece)
             else:
                 dump(value, piece)
             sep = ","
@@ -158,30 +178,43 @@ class Link:
                        "message": "out of memory for the reply"})
 
     async def run(self):
+        sender = asyncio.create_task(self._send_events_when_due())
         try:
             await self._serve()
         finally:
+            sender.cancel()
             self._running = False  # its successor sends the events from now on
 
     async def _serve(self):
         self.send(self._hello_fields({"ev": "boot"}))
-        reader = asyncio.StreamReader(self._in)
-        line, byte = self._line, self._byte
+        stream, byte = self._in, self._byte
+        line, view = self._line, memoryview(self._line)
+        reader = asyncio.StreamReader(stream)
+        waiting = select.poll()
+        waiting.register(stream, select.POLLIN)
+        ipoll = waiting.ipoll
         size = 0  # bytes in line; MAX_LINE + 1 once the line overflowed
         while True:
-            if not await reader.readinto(byte):
+            if not await reader.readinto(byte):  # asleep until a byte is there
                 await asyncio.sleep_ms(20)  # stdin closed (host side of the pty gone)
                 continue
-            b = byte[0]
-            if b == 10 or b == 13:  # a line ends at \n or \r (a terminal's Enter)
-                if size:
-                    self.feed(memoryview(line)[:size] if size <= MAX_LINE else None)
-                size = 0
-            elif size < MAX_LINE:
-                line[size] = b
-                size += 1
-            else:
-                size = MAX_LINE + 1
+            while True:  # and every byte that came meanwhile, without going back to sleep
+                b = byte[0]
+                if b == 10 or b == 13:  # a line ends at \n or \r (a terminal's Enter)
+                    if size:
+                        self.feed(view[:size] if size <= MAX_LINE else None)
+                    size = 0
+                elif size < MAX_LINE:
+                    line[size] = b
+                    size += 1
+                else:
+                    size = MAX_LINE + 1
+                for _ in ipoll(0):  # a byte is waiting (ipoll allocates nothing)
+                    break
+                else:
+                    break  # none: sleep until the next one
+                if not stream.readinto(byte):
+                    break
 
     def feed(self, line):
         """Handle one input line (bytes without the newline); None for an over-long line."""
@@ -193,6 +226,7 @@ class Link:
         if line[0] != 64:
             return  # not protocol
         rid = None
+        self._in_request = True
         try:
             request = parse(bytes(line[1:]))
             rid = request["id"]
@@ -204,6 +238,8 @@ class Link:
         except Exception as exc:  # a bug, a full flash, no memory: answer, keep running
             reply = {"id": rid, "ok": False, "error": "internal",
                      "message": "%s: %s" % (type(exc).__name__, exc)}
+        finally:
+            self._in_request = False
         self._answer(reply)
 
     # -- requests ---------------------------------------------------------------------
@@ -301,7 +337,7 @@ class Link:
         most = _int(request.get("max", LOG_PAGE), "max", 1)
         journal = self.journal
         gc.collect()
-        return {"records": journal.records(start, min(most, LOG_PAGE), LOG_BYTES),
+        return {"records": Canonical(journal.records(start, min(most, LOG_PAGE), LOG_BYTES, True)),
                 "last_seq": journal.last_seq, "log_epoch": journal.epoch}
 
     def _ack(self, request):
@@ -328,10 +364,35 @@ class Link:
     def _on_play(self, seq, state, effects):
         if not self._running:
             return
-        try:
-            self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
-        except MemoryError:  # the input is journaled and applied; the host can ask `state`
-            self._out.write("\n")
+        self._events.append((seq, state, effects))
+        if self._in_request:
+            self._send_events()
+        else:
+            self._events_due.set()  # the app's refresh task, woken first, draws before
+
+    async def _send_events_when_due(self):
+        while True:
+            await self._events_due.wait()
+            self._events_due.clear()
+            self._send_events()
+
+    def _send_events(self):
+        events = self._events
+        while events:
+            seq, state, effects = events.pop(0)
+            try:
+                self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
+            except MemoryError:  # the input is journaled and applied; the host can ask `state`
+                self._out.write("\n")
+
+
+def _canonical_list(texts, piece):
+    sep = "["
+    for text in texts:
+        piece(sep)
+        piece(text)
+        sep = ","
+    piece("[]" if sep == "[" else "]")
 
 
 def _base64(data, piece):
@@ -339,7 +400,7 @@ def _base64(data, piece):
     piece('"')
     view = memoryview(data)
     for start in range(0, len(data), _B64_SLICE):
-        piece(binascii.b2a_base64(view[start:start + _B64_SLICE], newline=False))
+        piece(binascii.b2a_base64(view[start:start + _B64_SLICE], newline=False).decode())
     piece('"')
 
 

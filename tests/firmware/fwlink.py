@@ -91,14 +91,15 @@ class Frames:
 
 
 @contextlib.contextmanager
-def frames_on(port_name, boot=False):
-    """Frames on a board's serial port (115200 baud), after its boot event if boot."""
+def frames_on(port_name, boot=False, timeout=30.0):
+    """Frames on a board's serial port (115200 baud), after its boot event (within timeout
+    s) if boot."""
     import serial
 
     with serial.Serial(port_name, 115200, timeout=0.1) as port:
         frames = Frames(port)
         if boot:
-            frames.boot = wait_for_boot(frames)
+            frames.boot = wait_for_boot(frames, timeout)
         yield frames
 
 

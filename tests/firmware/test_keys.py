@@ -45,7 +45,7 @@ def test_chatter_is_one_press_and_a_long_press_is_redo(frames, board):
     assert kinds == ["new", "play", "undo", "redo"]
 
 
-SCAN = r'''
+MATRIX = r'''
 import json, micropython
 from croupier.keys import Keypad
 
@@ -55,22 +55,41 @@ class Matrix:
         self.down = bytearray(16)
         self.rows = [Line(self, "row", i) for i in range(4)]
         self.cols = [Line(self, "col", i) for i in range(4)]
+        self.handlers = [None] * 4  # each column's interrupt handler, while armed
+        self.col_reads = 0
+
+    def press(self, key, down):
+        """A contact closes or opens; a column it pulls low raises its interrupt."""
+        before = [c.value() for c in self.cols]
+        self.down[key] = 1 if down else 0
+        for c in range(4):
+            if before[c] and not self.cols[c].value() and self.handlers[c]:
+                self.handlers[c](self.cols[c])
 
 class Line:
+    IRQ_FALLING = 2
+
     def __init__(self, matrix, kind, i):
         self.m, self.kind, self.i, self.level = matrix, kind, i, 1
     def value(self, x=None):
         if x is not None:
             self.level = x
             return
+        self.m.col_reads += 1
         for r in range(4):  # a column reads low when a pressed key joins it to a low row
             if self.m.rows[r].level == 0 and self.m.down[r * 4 + self.i]:
                 return 0
         return 1
+    def irq(self, handler=None, trigger=3):
+        assert handler is None or trigger == self.IRQ_FALLING
+        self.m.handlers[self.i] = handler
 
 LABELS = "1 2 3 A 4 5 6 B 7 8 9 C * 0 # D".split()
 m = Matrix()
 k = Keypad(m.rows, m.cols, LABELS)
+'''
+
+SCAN = MATRIX + r'''
 # (ms, key index, down): chatter on "5", a 60 ms "5", a 700 ms "*", "1" and "2" overlapping,
 # a 10 ms glitch on "9" that must not count
 timeline = []
@@ -107,3 +126,41 @@ print(json.dumps(out))
 def test_scan_debounces_reports_holds_and_never_allocates(mpy):
     events = json.loads(mpy(SCAN))
     assert events == [["5", 0], ["undo", 1], ["1", 0], ["2", 0]]
+
+
+IDLE = MATRIX + r'''
+import asyncio
+
+def armed():
+    return [r.level for r in m.rows] == [0, 0, 0, 0] and None not in m.handlers
+
+async def main():
+    out = {}
+    task = asyncio.create_task(k.run())
+    await asyncio.sleep_ms(50)
+    out["armed"] = armed()
+    reads = m.col_reads
+    await asyncio.sleep_ms(300)
+    out["reads_while_idle"] = m.col_reads - reads
+    m.press(5, True)  # "5": row 1, column 1
+    await asyncio.sleep_ms(80)
+    out["scanning"] = m.handlers == [None] * 4 and m.col_reads - reads > 10
+    m.press(5, False)
+    out["key"] = await asyncio.wait_for_ms(k.get(), 1000)
+    await asyncio.sleep_ms(100)
+    out["armed_again"] = armed()
+    task.cancel()
+    await asyncio.sleep_ms(10)
+    out["rows_high_after_cancel"] = [r.level for r in m.rows] == [1, 1, 1, 1]
+    print(json.dumps(out))
+
+asyncio.run(main())
+'''
+
+
+def test_an_idle_keypad_sleeps_on_its_column_interrupts(mpy):
+    """With every key up nothing is scanned: rows low, interrupts armed on the columns;
+    a key going down wakes the scan, which reports it and goes back to sleep."""
+    out = json.loads(mpy(IDLE))
+    assert out == {"armed": True, "reads_while_idle": 0, "scanning": True, "key": ["5", False],
+                   "armed_again": True, "rows_high_after_cancel": True}

@@ -158,3 +158,27 @@ def test_key_screen_and_roster(frames, board):
     fb = base64.b64decode(screen["fb"])
     assert (screen["w"], screen["h"], len(fb)) == (128, 64, 1024)
     assert fb == board.glass() and any(fb)
+
+
+def test_play_events_of_keys_and_requests_come_in_input_order(frames, board):
+    """A keypad input's event waits for its frame, a request's goes before its reply:
+    interleaved, every input still has one event, in journal order."""
+    frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+    for card in ("2", "3", "4"):
+        board.press(card, ms=60, gap=60)
+        board.press("#", ms=60, gap=0)
+        frames.ok("play", card="1")  # may overtake the card typed just before it
+    deadline = time.monotonic() + 20
+    while frames.ok("hello")["last_seq"] < 7:
+        assert time.monotonic() < deadline, "the typed cards were not all played"
+        time.sleep(0.05)
+    while True:  # events still on the way
+        obj = frames.read_frame(timeout=0.5)
+        if obj is None:
+            break
+        if "ev" in obj:
+            frames.events.append(obj)
+    seqs = [e["seq"] for e in frames.events if e["ev"] == "play"]
+    assert seqs == list(range(1, 8))
+    states = [e["state"]["total"] for e in frames.events if e["ev"] == "play"]
+    assert states[-1] == frames.ok("state")["state"]["total"] == 2 + 3 + 4 + 3

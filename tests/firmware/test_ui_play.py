@@ -1,5 +1,7 @@
 """The play screen: card entry, preview, soft keys, refusals, undo/redo, announcements,
 history, and inputs arriving over the link."""
+import json
+
 from ui_run import BOOTED, by_name, lit, play_booted as play, run_ui
 
 LOBO3 = ("keys", "1 3 ok ok ok")  # Lobo 77, P1 P2 P3, 3 tokens, P1 deals, P2 opens
@@ -168,3 +170,45 @@ def test_a_total_too_wide_for_big_digits_is_shown_small_beside_the_chips(micropy
     assert lit(s["-90"]["fb"], 0, 8, 60, 8) > 0  # "-90": big digits from the top row
     assert lit(s["-100"]["fb"], 0, 8, 60, 8) == 0  # "-100": one text row lower, small
     assert lit(s["-100"]["fb"], 0, 16, 40, 8) > 0
+
+
+TIMEOUTS = r'''
+import json
+from croupier.controller import Controller
+from croupier.journal import Journal
+from croupier.ui.root import Ui
+
+class Tunes:
+    def play(self, name):
+        pass
+
+clock = [0]
+controller = Controller(Journal("journal"))
+ui = Ui(controller, Tunes(), clock=lambda: clock[0])
+out = []
+ui.splash(0)
+out.append(["splash", ui.next_timeout(0), ui.next_timeout(1000), ui.next_timeout(5000)])
+ui.tick(1200)  # the splash is over: the game menu, nothing can time out
+out.append(["menu", ui.next_timeout(1200)])
+controller.new("lobo77", ["Ann", "Bob", "Cy"])
+clock[0] = 4000  # a doublet from the link, read on the Ui's own clock
+controller.play("11")
+out.append(["doublet", ui.next_timeout(4000), ui.next_timeout(4400)])
+ui.tick(5500)  # the announcement went by itself
+out.append(["gone", ui.next_timeout(5500)])
+clock[0] = 6000  # too many digits: a refusal, shown for 2 s from the key
+for _ in range(4):
+    ui.key("9", False)
+out.append(["error", ui.next_timeout(6000), ui.next_timeout(7500)])
+ui.tick(8000)
+out.append(["idle", ui.next_timeout(8000)])
+print(json.dumps(out))
+'''
+
+
+def test_the_ui_says_when_it_next_times_out_and_nothing_while_idle(mpy):
+    """The app ticks the UI only when next_timeout says something is due; without a
+    timeout pending (a menu, the play screen) it sleeps."""
+    assert json.loads(mpy(TIMEOUTS)) == [
+        ["splash", 1200, 200, 0], ["menu", None], ["doublet", 1500, 1100], ["gone", None],
+        ["error", 2000, 500], ["idle", None]]

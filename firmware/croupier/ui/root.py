@@ -1,7 +1,8 @@
 """The UI as a whole: which screen is up, announcements over it, error messages, tunes.
 
-Knows nothing of asyncio: the app feeds it keys (`key`) and the time in ticks_ms (`tick`),
-and draws it (`draw`) whenever `on_change` was called. Inputs from the serial link reach it
+Knows nothing of asyncio: the app feeds it keys (`key`) and the time in ticks_ms (`tick`,
+when `next_timeout` says something is due; with a `clock`, the Ui also reads the time itself
+when a key or an input arrives), and draws it (`draw`) whenever `on_change` was called. Inputs from the serial link reach it
 through the controller's subscription, so they are announced exactly like keypad inputs.
 
 Keys over an announcement: any key closes it; on the play screen every key but `ok` and
@@ -61,9 +62,10 @@ class Splash:
 
 
 class Ui:
-    def __init__(self, controller, buzzer, on_change=None):
+    def __init__(self, controller, buzzer, on_change=None, clock=None):
         self.controller, self.buzzer = controller, buzzer
         self.on_change = on_change or (lambda: None)
+        self.clock = clock  # () -> ticks_ms; None: only tick() moves the time
         self.screen = None
         self.news = []  # queued announcements, the first one on screen
         self.news_since = 0
@@ -156,6 +158,7 @@ class Ui:
     def key(self, k, hold):
         """One logical key. A click answers it unless a refusal or an effect tune does."""
         self._tuned = False
+        self._read_clock()
         late_ok = (k == "ok" and self.news_gone is not None
                    and ticks_diff(self.now, self.news_gone) < LATE_OK_MS)
         self.news_gone = None
@@ -182,6 +185,22 @@ class Ui:
         self.buzzer.play("error")
         self._tuned = True
 
+    def _read_clock(self):
+        if self.clock:
+            self.now = self.clock()
+
+    def next_timeout(self, now):
+        """ms from now until tick() has something to do (0: overdue); None while nothing can
+        time out (the app then sleeps until the next change instead of ticking)."""
+        waits = []
+        if self.splash_since is not None:
+            waits.append(SPLASH_MS - ticks_diff(now, self.splash_since))
+        if self.news and not self.news[0].sticky:
+            waits.append(SHORT_MS - ticks_diff(now, self.news_since))
+        if self.message:
+            waits.append(ERROR_MS - ticks_diff(now, self.message_since))
+        return max(0, min(waits)) if waits else None
+
     def tick(self, now):
         """Time passes: the splash ends, short news and error messages expire."""
         self.now = now
@@ -204,6 +223,7 @@ class Ui:
         return effect_text(self._game_module.TEXTS, kind)
 
     def _on_input(self, seq, state, effects):
+        self._read_clock()  # an input from the link comes between ticks
         if seq == self.controller.game_id:
             self.show_game()  # a new game (from the keypad or the link) starts here
         elif self.playing:

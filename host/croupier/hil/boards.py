@@ -15,16 +15,17 @@ class VirtualTarget:
 
     virtual = True
 
-    def __init__(self, heap=None, firmware=None):
+    def __init__(self, heap=None, firmware=None, pace=None):
         from croupier.build import build_firmware
         from croupier.sim import VirtualBoard
 
         self.firmware = Path(firmware) if firmware else None  # None: the packaged firmware
         staged = build_firmware(self.firmware) if self.firmware else True  # compiled as `croupier flash` does
-        self.sim = VirtualBoard(heap=heap, firmware=staged)
+        self.sim = VirtualBoard(heap=heap, firmware=staged, pace=pace)
         self.sim.start()
         self.url = self.sim.port
-        self.description = "virtual board (heap %d KB%s)" % (self.sim.heap // 1024, ", firmware from %s" % firmware if firmware else "")
+        self.description = "virtual board (heap %d KB%s%s)" % (self.sim.heap // 1024, ", pace %s" % self.sim.pace.name if self.sim.pace else "",
+                                                               ", firmware from %s" % firmware if firmware else "")
 
     def press(self, device, key, hold=False):
         """An electrical press on the emulated matrix, with real timing (logical key names)."""

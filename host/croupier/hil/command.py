@@ -14,6 +14,7 @@ def add_arguments(parser):
     parser.add_argument("--timeout", type=positive_seconds, metavar="S", help="deadline of every request and wait (default 5)")
     parser.add_argument("--firmware", metavar="DIR", help="virtual board only: run this firmware tree")
     parser.add_argument("--heap", metavar="SIZE", help="virtual board only: MicroPython heap (default: croupier.sim.FIRMWARE_HEAP)")
+    parser.add_argument("--pace", choices=("esp32", "none"), help="virtual board only: run at the chip's speed and limits (default: none, full speed)")
     parser.add_argument("--junitxml", metavar="FILE", help="also write a JUnit XML report (for CI)")
     parser.add_argument("--force", action="store_true",
                         help="run on a board holding records no database has or an unfinished game: "
@@ -41,7 +42,7 @@ def pytest_args(args):
     argv = [str(SUITE_DIR), "-p", PLUGIN, "-p", "no:cacheprovider", "-c", os.devnull,
             "--rootdir", str(SUITE_DIR), "--strict-markers", "-rN", "-v" if args.verbose else "-q"]
     options = [("--port", args.port), ("-k", args.keyword), ("--hil-transcripts", args.transcripts),
-               ("--hil-timeout", args.timeout), ("--hil-firmware", args.firmware), ("--hil-heap", args.heap),
+               ("--hil-timeout", args.timeout), ("--hil-firmware", args.firmware), ("--hil-heap", args.heap), ("--pace", args.pace),
                ("--junitxml", args.junitxml), ("--hil-db", args.db)]
     for flag, value in options:
         if value is not None:
@@ -56,8 +57,8 @@ def pytest_args(args):
 def run(args):
     import pytest
 
-    if args.port and (args.firmware or args.heap):
-        print("croupier hil: --firmware and --heap choose the virtual board; a board on --port runs its own",
+    if args.port and (args.firmware or args.heap or args.pace):
+        print("croupier hil: --firmware, --heap and --pace choose the virtual board; a board on --port runs its own",
               file=sys.stderr)
         return 2
     status = int(pytest.main(pytest_args(args)))

@@ -10,6 +10,7 @@ Loaded with `-p croupier.hil.plugin` (as `croupier hil` does). Options:
   --hil-force           run on a board holding unacknowledged records or an unfinished game,
                         after saving them into --hil-db (see croupier.hil.safety)
   --hil-db FILE         the user's database for --hil-force (default: croupier's default one)
+  --pace esp32|none     virtual board only: the chip's speed and limits (default none: full speed)
 Fixtures: `device` (the protocol link, croupier.hil.device.Device), `keys`, `screen`,
 `reset`, `vboard` (the virtual board's side channel; needs @pytest.mark.virtual_board).
 """
@@ -43,6 +44,8 @@ def pytest_addoption(parser):
     group.addoption("--hil-force", action="store_true",
                     help="run on a board holding unacknowledged records or an unfinished game: save them into --hil-db first")
     group.addoption("--hil-db", metavar="FILE", help="the database --hil-force saves into (default: croupier's default database)")
+    group.addoption("--pace", dest="hil_pace", choices=("esp32", "none"), default=None,
+                    help="virtual board only: run at the chip's speed and limits (default none: full speed)")
 
 
 class Run:
@@ -75,7 +78,7 @@ class Run:
                 if self.port:
                     self.board = SerialTarget(self.port)
                 else:
-                    self.board = VirtualTarget(heap=opt("hil_heap"), firmware=opt("hil_firmware"))
+                    self.board = VirtualTarget(heap=opt("hil_heap"), firmware=opt("hil_firmware"), pace=opt("hil_pace"))
                 self.device = Device(self.board, opt("hil_timeout"), opt("hil_boot_timeout"))
                 self.info = self.device.wait_ready()
             except Exception as exc:  # no board, no firmware, no port: nothing else can run

@@ -8,6 +8,7 @@ in, I2C writes, PWM changes, flash writes and reset requests out. One I/O thread
 of it; the public methods are safe to call from any thread.
 """
 import ctypes
+import fcntl
 import hashlib
 import json
 import os
@@ -16,14 +17,16 @@ import selectors
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
+import termios
 import threading
 import time
 from pathlib import Path
 
 from croupier.paths import hardware_dir
-from croupier.sim import channel, flash, ptys, toolchain
+from croupier.sim import channel, flash, pace as paces, ptys, toolchain
 from croupier.sim.ds3231 import DS3231, cell_of
 from croupier.sim.line import Line
 from croupier.sim.oled import SSD1306
@@ -34,7 +37,8 @@ SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
 INTERRUPT = 0x03
 OUTPUT_KEPT = 4 << 20  # bytes of board output kept for wait_output()
 UNSENT_KEPT = 1 << 20  # bytes waiting for a reader of the serial port; older ones are lost
-RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is lost
+RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is lost (unpaced)
+LINE_TICK = 0.001  # a line with a baud rate moves its bytes this often (not one wake-up per byte)
 SIDE_DEADLINE = 5.0  # seconds the board may take to read a side-channel message
 LOGICAL_KEYS = {"ok": "#", "undo": "*", "a": "A", "b": "B", "c": "C", "d": "D", "menu": "D"}
 
@@ -57,13 +61,16 @@ def _die_with_parent():
 class VirtualBoard:
     """See docs/virtual-board.md. Use as a context manager, or start() and close()."""
 
-    def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None, rtc=False):
+    def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None, rtc=False, pace=None):
         """flash: image file (created, with the firmware, when missing; None: a temporary
         one). firmware: True for the current build, a folder to install instead, or False
         for an empty filesystem; used only when the image is created. link: a path made a
         symlink to the serial port. uid: 6 bytes for machine.unique_id() (default: derived
         from the image path). rtc: fit the optional DS3231 clock module; its time is kept
-        beside the flash image (ds3231.cell_of), so it counts on while the board is off."""
+        beside the flash image (ds3231.cell_of), so it counts on while the board is off.
+        pace: 'esp32' runs the board at that chip's speed and limits
+        (croupier.sim.pace); None or 'none': full speed."""
+        self.pace = paces.profile(pace)
         self._pins = load_pins(pins)
         self.labels = self._pins["keypad"]["labels"]
         if heap is None:
@@ -81,6 +88,7 @@ class VirtualBoard:
         self.boots = 0  # interpreter starts that reached the REPL/boot.py stage
         self.formats = 0  # times the board found its flash unreadable and formatted it
         self.crashes = 0  # interpreter deaths nobody asked for
+        self.rx_overflow = 0  # serial bytes lost because the receive buffer was full
         self.powered = False
         self._tones = []
         self._keys = 0
@@ -94,6 +102,7 @@ class VirtualBoard:
         self._changed = threading.Condition(self._lock)
         self._thread = None
         self._proc = None
+        self.throttle = None  # the running interpreter's pace.Throttle (paced boards)
         self._side = None  # the connected side-channel socket
         self._console = None  # console master fd
         self._ready = False  # the interpreter said BOOTED: serial input may flow to it
@@ -101,6 +110,8 @@ class VirtualBoard:
         self._rx = bytearray()  # serial input waiting for the interpreter to read it
         self._to_board = Line(never_forge=bytes((INTERRUPT,)))
         self._to_host = Line()
+        self._rx_room = self.pace.rx_buffer if self.pace else RX_BUFFER
+        self.faults()  # a paced board's line runs at the chip's baud rate
         self._last_interrupt = 0.0
         self._next_start = None  # (mode, cause) of the interpreter to start after this one
         self._spawn_request = None  # (mode, cause) to start now, on the I/O thread
@@ -289,7 +300,10 @@ class VirtualBoard:
 
     def faults(self, drop=0.0, corrupt=0.0, baud=None, seed=None, direction="both"):
         """Serial line faults on the relay: drop/corrupt probabilities per byte, a baud rate
-        (8N1 timing) and a seed; direction 'both', 'to_board' or 'to_host'."""
+        (8N1 timing; default: the pace's, else none) and a seed; direction 'both', 'to_board'
+        or 'to_host'."""
+        if baud is None and self.pace:
+            baud = self.pace.baud
         lines = {"both": (self._to_board, self._to_host), "to_board": (self._to_board,),
                  "to_host": (self._to_host,)}
         if direction not in lines:
@@ -355,10 +369,12 @@ class VirtualBoard:
     def _spawn(self, mode, cause):
         self._cause = cause
         master, slave = ptys.console()
+        self._console_name = os.ttyname(slave)
         env = dict(os.environ, MICROPYPATH=str(self._modules))
         env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
             "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
             "UID": self._uid_text(), "RTC": self._rtc, "FREE": self._free,
+            "FLASH_US": self.pace.flash_timing() if self.pace else "0,0,0,0", "PACED": int(bool(self.pace)),
             "KEYPAD": "%s/%s" % (",".join(map(str, _gpios(self._pins, "key_row"))),
                                  ",".join(map(str, _gpios(self._pins, "key_col")))),
             "I2C": "%d,%d,%d" % (_gpios(self._pins, "i2c_sda")[0], _gpios(self._pins, "i2c_scl")[0],
@@ -372,6 +388,8 @@ class VirtualBoard:
                 preexec_fn=_die_with_parent)
         finally:
             os.close(slave)
+        if self.pace:  # paced once booted: the emulation's own start-up is a chip's ROM and C init
+            self.throttle = paces.Throttle(self._proc.pid, self.pace.factor)
         self._console = master
         self._started_at = time.monotonic()
         self._ready = False
@@ -387,6 +405,8 @@ class VirtualBoard:
     def _reap(self):
         """The interpreter is gone (or going): close its ends. -> its exit code."""
         code = None
+        if self.throttle:
+            self.throttle.close()
         if self._proc:
             try:
                 code = self._proc.wait(5)
@@ -468,7 +488,8 @@ class VirtualBoard:
                     self._changed.notify_all()  # for wait_sent()
             except BlockingIOError:
                 del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
-        waits = [w for w in (self._to_board.wait(now) if self._ready else None, self._to_host.wait(now)) if w is not None]
+        waits = [w and max(w, LINE_TICK) for w in (self._to_board.wait(now) if self._ready else None,
+                                                    self._to_host.wait(now)) if w is not None]
         if self._unsent or self._rx:
             waits.append(0.01)  # a reader is behind: retry soon
         return min(waits) if waits else None
@@ -479,13 +500,30 @@ class VirtualBoard:
         buffer until the interpreter reads them (overflow loses the newest, as a UART)."""
         parts = data.split(bytes((INTERRUPT,)))
         for i, part in enumerate(parts):
-            self._rx += part[:max(0, RX_BUFFER - len(self._rx))]
+            room = max(0, self._rx_room - self._unread())
+            self.rx_overflow += max(0, len(part) - room)
+            self._rx += part[:room]
             if i < len(parts) - 1 and self._proc:
                 now = time.monotonic()
                 if now - self._last_interrupt > 0.1:  # a second SIGINT before the first is handled kills the unix port
                     os.kill(self._proc.pid, signal.SIGINT)
                     self._last_interrupt = now
         self._flush_rx()
+
+    def _unread(self):
+        """Serial input the interpreter has not read. Paced, the console's own queue counts
+        too (the board's receive buffer is small): its slave end, opened for a moment, tells."""
+        if not self.pace:
+            return len(self._rx)
+        try:
+            fd = os.open(self._console_name, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        except OSError:
+            return len(self._rx)  # the interpreter is going away
+        try:
+            queued = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+        finally:
+            os.close(fd)
+        return len(self._rx) + queued
 
     def _flush_rx(self):
         try:
@@ -550,6 +588,8 @@ class VirtualBoard:
 
     def _on_message(self, kind, arg, length, payload):
         if kind == channel.BOOTED:
+            if self.throttle:
+                self.throttle.start()
             self._ready = True
             self.boots += 1
             self._emit("boot", self.boots)
@@ -580,6 +620,8 @@ class VirtualBoard:
             self._rtc = payload.decode()
         elif kind == channel.FORMATTED:
             self.formats += 1
+        elif kind == channel.EMULATED and self.throttle:
+            self.throttle.credit(length * 1000)
 
     def _send(self, message: bytes) -> bool:
         """-> False when the board has not taken the message within SIDE_DEADLINE s."""

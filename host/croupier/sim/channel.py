@@ -17,12 +17,13 @@ FLASH_WRITE = ord("W")  # one prog or erase is about to happen
 POWER_CUT = ord("X")  # the armed power cut is due: stop the interpreter now
 RESET = ord("H")  # machine.reset()
 RTC_SET = ord("D")  # payload: the RTC's offset from the host clock, ASCII seconds
+EMULATED = ord("E")  # len: µs the board spent in emulated hardware (credited to a paced board)
 
 # host -> board
 KEYS = ord("K")
 ARM_CUT = ord("C")
 REPLY = ord("R")
-NO_PAYLOAD = (I2C_READ, HELLO)
+NO_PAYLOAD = (I2C_READ, HELLO, EMULATED)
 
 
 class Decoder:

@@ -8,7 +8,7 @@ UI thread.
 import time
 
 from textual.message import Message
-from textual.widgets import Button, Log
+from textual.widgets import Button, Log, Static
 
 from croupier.tui.app import HOLD_S, BoardApp
 
@@ -21,6 +21,7 @@ class SimApp(BoardApp):
     CSS = BoardApp.CSS + """
     #reset { width: 35; margin-top: 1; }
     .-compact #reset { display: none; }
+    #status { height: 1; padding: 0 1; }
     #log { height: 1fr; border: round $secondary; }
     #log.-hidden { display: none; }
     """
@@ -36,6 +37,7 @@ class SimApp(BoardApp):
         super().__init__(board.labels, where)
         self.board = board
         self._glass_stale = True  # set from the board's I/O thread, cleared by _refresh_oled
+        self._status = None
         self._down_at = {}  # label -> when the mouse pressed it
 
     def compose_side(self):
@@ -44,7 +46,15 @@ class SimApp(BoardApp):
         yield reset
 
     def compose_bottom(self):
+        yield Static(self.status(), id="status")
         yield Log(id="log", max_lines=2000)
+
+    def status(self) -> str:
+        """The pace and the serial bytes lost to a full receive buffer."""
+        pace = self.board.pace
+        where = ("pace %s (%d baud, %d-byte receive buffer)" % (pace.name, pace.baud, pace.rx_buffer)
+                 if pace else "full speed")
+        return "%s · serial bytes lost: %d" % (where, self.board.rx_overflow)
 
     def on_mount(self):
         super().on_mount()
@@ -67,6 +77,10 @@ class SimApp(BoardApp):
             log.write(data.decode("utf-8", "replace").replace("\r", ""))
 
     def _refresh_oled(self):
+        status = self.status()
+        if status != self._status:
+            self._status = status
+            self.query_one("#status", Static).update(status)
         if not self._glass_stale:  # reading the glass holds the board's lock: only when needed
             return
         self._glass_stale = False

@@ -10,6 +10,7 @@ import micropython
 import os
 import sys
 import vfs
+from time import ticks_us
 
 import _sim_channel as ch
 import _sim_stdio
@@ -18,6 +19,7 @@ _sim_stdio.install()  # first: everything from here on prints as on a board
 ch.connect(ch.env("SOCK"))
 import machine  # noqa: E402,F401 (imported before / becomes the flash: it lives on the host)
 import _sim_flash  # noqa: E402
+import _sim_wake  # noqa: E402
 
 _in = sys.stdin.buffer
 _out = _sim_stdio.stdout
@@ -33,14 +35,22 @@ def write(s):
     _out.write(s)
 
 
+_since_getc = None  # ticks_us when getc last returned: the REPL's work since is C on a board
+
+
 def getc():
     """One byte of serial input; a Ctrl-C arrives as a KeyboardInterrupt and reads as 3."""
+    global _since_getc
+    if _since_getc is not None:
+        ch.spent(_since_getc)
     try:
         if not _in.readinto(_c):
             raise SystemExit  # the serial port is gone: the supervisor is stopping us
         return _c[0]
     except KeyboardInterrupt:
         return 3
+    finally:
+        _since_getc = ticks_us()
 
 
 def mount():
@@ -62,6 +72,8 @@ def mount():
 def execute(code, g, mode, name, raw):
     """Compile and run one input, printing its exception as pyexec does. -> True if it
     ended normally."""
+    global _since_getc
+    _since_getc = None  # the program is the board's own work
     try:
         exec(compile(code, name, mode), g)
         ok = True
@@ -336,6 +348,7 @@ def fit_heap():
 def main():
     global _raw_mode
     mount()
+    _sim_wake.install()  # asyncio.ThreadSafeFlag sleeps until an interrupt, as on a board
     fit_heap()
     micropython.kbd_intr(3)
     ch.send(66, 0, 0)  # 'B' booted: serial input may flow now

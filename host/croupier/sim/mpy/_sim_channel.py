@@ -7,6 +7,7 @@ import os
 import socket
 import struct
 import sys
+from time import ticks_diff, ticks_us
 
 keys = 0  # pressed keys, bit row*4+col: what the matrix's contacts do
 _cut_in = 0  # power cut at this many more flash writes (0: not armed)
@@ -16,6 +17,10 @@ _inbox = bytearray(64)  # a multiple of 4: a drain never splits a message
 _head = bytearray(4)
 _reply = bytearray(4)
 on_keys = None  # set by machine: called after the key state changed
+_paced = os.getenv("CROUPIER_SIM_PACED") == "1"
+_spent = 0  # µs spent emulating hardware, not yet reported
+_REPORT_US = 100  # report it in steps this large (one message each)
+_PAUSE_US = 2000  # an interval this long had a pause of the pacer in it: not counted
 
 
 def connect(path):
@@ -113,6 +118,22 @@ def _read_exact(buf):
         if not n:
             raise SystemExit
         got += n
+
+
+def spent(t0):
+    """The time since t0 (ticks_us) went into emulating hardware: C code or silicon on a
+    chip, Python here. A paced board reports it, and the pacer gives it back to the CPU
+    budget ('E', the µs in the length field)."""
+    global _spent
+    if not _paced:
+        return
+    d = ticks_diff(ticks_us(), t0)
+    if d < _PAUSE_US:
+        _spent += d
+        if _spent >= _REPORT_US:
+            n = _spent if _spent < 65535 else 65535
+            _spent -= n
+            send(69, 0, n)
 
 
 def flash_write():

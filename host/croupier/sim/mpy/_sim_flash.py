@@ -3,10 +3,31 @@
 # unbuffered), so a write that returned survives the interpreter being killed. Before each
 # prog or erase the side channel may say that power dies now: then the write lands torn
 # (or not at all) and the interpreter stops there, mid-operation, as on a real brown-out.
+# A paced board's flash takes the chip's time (croupier.sim.pace): each page program and
+# sector erase sleeps for it, as the ESP32 stalls while its SPI flash is busy.
+import time
+from time import ticks_us
+
 import _sim_channel as ch
 
 BLOCK = 4096
+PAGE = 256
 _FF = b"\xff" * 256  # erase pattern, written in slices to keep the heap small
+# tenths of a µs: page program, first byte, each further byte, sector erase (0: no timing)
+_PAGE_T, _FIRST_T, _BYTE_T, _ERASE_T = [int(n) for n in ch.env("FLASH_US", "0,0,0,0").split(",")]
+
+
+def _program_time(offset, n):
+    """µs to program n bytes at offset: one program per 256-byte page touched."""
+    if not _PAGE_T:
+        return 0
+    total = 0
+    while n > 0:
+        k = min(n, PAGE - offset % PAGE)
+        total += min(_PAGE_T, _FIRST_T + (k - 1) * _BYTE_T)
+        offset += k
+        n -= k
+    return total // 10
 
 
 class Flash:
@@ -17,10 +38,13 @@ class Flash:
         self.blocks = blocks
 
     def readblocks(self, block, buf, offset=0):
+        t = ticks_us()
         self._f.seek(block * BLOCK + offset)
         self._f.readinto(buf)
+        ch.spent(t)
 
     def writeblocks(self, block, buf, offset=None):
+        t = ticks_us()
         if offset is None:  # simple interface: whole blocks, erased first
             for i in range(len(buf) // BLOCK):
                 self.ioctl(6, block + i)
@@ -32,6 +56,10 @@ class Flash:
             ch.die(88)  # 'X'
         self._f.seek(block * BLOCK + offset)
         self._f.write(buf)
+        busy = _program_time(offset, len(buf))
+        ch.spent(t)
+        if busy:
+            time.sleep_us(busy)
 
     def ioctl(self, op, arg):
         if op == 4:  # block count
@@ -39,10 +67,14 @@ class Flash:
         if op == 5:  # block size
             return BLOCK
         if op == 6:  # erase
+            t = ticks_us()
             if not ch.flash_write():
                 self._erase(arg, BLOCK // 2 if ch.tear() else 0)
                 ch.die(88)
             self._erase(arg, BLOCK)
+            ch.spent(t)
+            if _ERASE_T:
+                time.sleep_us(_ERASE_T // 10)
             return 0
         return 0 if op in (1, 2, 3) else None  # init, deinit, sync: nothing to do
 

@@ -6,6 +6,9 @@
 import builtins
 import io
 import sys
+from time import ticks_us
+
+import _sim_channel as ch
 
 _print = builtins.print
 
@@ -17,6 +20,7 @@ class Cooked(io.IOBase):
 
     def write(self, data):
         """data: str or bytes-like. -> len(data): the console never writes short."""
+        t = ticks_us()
         if isinstance(data, str):
             newline, line_end = "\n", "\r\n"
         else:
@@ -26,6 +30,7 @@ class Cooked(io.IOBase):
             self.buffer.write(line_end if data == newline else data.replace(newline, line_end))
         else:
             self.buffer.write(data)
+        ch.spent(t)
         return len(data)
 
     def flush(self):

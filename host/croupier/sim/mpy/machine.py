@@ -7,6 +7,7 @@ from micropython import const
 import struct
 import sys
 import time
+from time import ticks_us
 
 import _sim_channel as _ch
 
@@ -142,8 +143,11 @@ class Pin:
 
     def value(self, x=None):
         if x is None:
+            t = ticks_us()
             _ch.poll()  # take in key changes first
-            return _level(self._id)
+            level = _level(self._id)
+            _ch.spent(t)
+            return level
         _out[self._id] = 1 if x else 0
 
     def __call__(self, x=None):
@@ -219,14 +223,17 @@ class SoftI2C:
         time.sleep_us((n + 1) * 9 * 1000000 // self._freq)  # 9 clocks a byte, address too
 
     def writeto(self, addr, buf, stop=True):
+        t = ticks_us()
         self._check(addr)
         n = len(buf)
         _ch.send(73, addr, n)  # 'I'
         _ch.write(buf)
+        _ch.spent(t)
         self._bus_time(n)
         return n
 
     def writevto(self, addr, vector, stop=True):
+        t = ticks_us()
         self._check(addr)
         n = 0
         for buf in vector:
@@ -234,6 +241,7 @@ class SoftI2C:
         _ch.send(73, addr, n)
         for buf in vector:
             _ch.write(buf)
+        _ch.spent(t)
         self._bus_time(n)
         return n
 
@@ -339,9 +347,11 @@ class PWM:
         self._log()
 
     def _log(self):
+        t = ticks_us()
         struct.pack_into("<IH", _tone, 0, self._freq, self._duty if self._on else 0)
         _ch.send(84, self._pin._id, 6)  # 'T'
         _ch.write(_tone)
+        _ch.spent(t)
 
 
 class RTC:
@@ -393,7 +403,9 @@ def freq(hz=None):
 
 
 def idle():
+    t = ticks_us()
     _ch.poll()
+    _ch.spent(t)
 
 
 def lightsleep(time_ms=None):

@@ -1,0 +1,172 @@
+"""Pace: the virtual board at the speed and limits of the chip it stands for.
+
+A profile names the chip's figures: how many times slower than this host's unix port it
+runs bytecode, its serial line and receive buffer, and its flash timing. The Throttle holds
+the interpreter's CPU time to wall time / factor by stopping (SIGSTOP) and continuing
+(SIGCONT) it. It counts the CPU time the interpreter really got, so a busy host makes the
+board slower, never faster. See docs/virtual-board.md, "Pace".
+"""
+import os
+import signal
+import threading
+import time
+
+# How many times slower than this host's unix port the ESP32 runs bytecode. Measured on
+# the 2-core build machine by tests/bench/bench_pace.py: micropython-pystone-lowmem
+# (200,000 passes, 6 runs) on the unix port, unpaced, scores 263,000 pystones per second of
+# the interpreter's own CPU time (CPU time from the kernel, not wall time, so the other
+# processes of a busy host do not enter it). Public ESP32 (240 MHz) figures are 1,075-1,661;
+# we aim at 1,300: 263,000 / 1,300 = 203. `croupier sim --pace esp32 --calibrate` checks it.
+ESP32_FACTOR = 203.0
+# CPU time each stop and continue costs the interpreter itself (the kernel's signal work
+# and its return to user mode), measured by tests/bench/bench_pace.py with back-to-back
+# slices: 29 µs. Credited back per slice: it is the pacer's cost, not the chip's. What other
+# processes evict from the caches while the board is stopped is not: a busy host makes
+# the board slower.
+RESUME_NS = 29000
+
+
+class Profile:
+    """What a paced board emulates. factor: host CPU time x factor = the chip's time.
+    rx_buffer: serial bytes the chip holds before it loses them. Flash (µs): a page program
+    of 256 bytes at most, the first byte and each further one of a short program, a 4 KiB
+    sector erase."""
+
+    def __init__(self, name, factor, baud, rx_buffer, page_us, byte_first_us, byte_us, erase_us):
+        self.name, self.factor, self.baud, self.rx_buffer = name, factor, baud, rx_buffer
+        self.page_us, self.byte_first_us, self.byte_us, self.erase_us = page_us, byte_first_us, byte_us, erase_us
+
+    def flash_timing(self) -> str:
+        """The flash figures as the board side reads them (CROUPIER_SIM_FLASH_US)."""
+        return "%d,%d,%d,%d" % (self.page_us * 10, self.byte_first_us * 10, self.byte_us * 10, self.erase_us * 10)
+
+
+# ESP32-WROOM-32: ESP32 at 240 MHz; UART0 at 115200 baud 8N1 into the port's 260-byte
+# stdin ring (ports/esp32/mphalport.c) behind the UART's 128-byte hardware FIFO; 4 MB
+# SPI NOR flash, figures of the Winbond W25Q32JV datasheet (typical): page program tPP
+# 0.4 ms, byte program tBP1 30 µs + tBP2 2.5 µs per further byte, 4 KB sector erase tSE 45 ms.
+ESP32 = Profile("esp32", ESP32_FACTOR, baud=115200, rx_buffer=260 + 128,
+                page_us=400, byte_first_us=30, byte_us=2.5, erase_us=45000)
+PROFILES = {"esp32": ESP32}
+
+
+def profile(name):
+    """'esp32' -> its Profile; None or 'none' -> None (full speed); else ValueError."""
+    if name is None or isinstance(name, Profile):
+        return name
+    if name == "none":
+        return None
+    if name not in PROFILES:
+        raise ValueError("pace must be one of none, %s; not %r" % (", ".join(PROFILES), name))
+    return PROFILES[name]
+
+
+def cpu_clock(pid):
+    """The clock id of a process's CPU time (clock_getcpuclockid: CPUCLOCK_SCHED of pid),
+    read in ns by time.clock_gettime_ns: exact and a fraction of a µs per read."""
+    return (~pid << 3) | 2
+
+
+PERIOD = 0.02  # seconds between slices: short against the 33.7 ms the receive buffer lasts at line rate
+SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no bursts after a pause)
+
+
+def _realtime():
+    """Make the calling thread real-time (SCHED_FIFO, lowest priority) where allowed: it
+    then wakes on time and sleeps exactly, so each slice ends within µs of its budget. (A
+    normal thread oversleeps by ~50 µs, and now and then by milliseconds on a busy host.)
+    -> whether it is."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))  # 0: this thread, on Linux
+        return True
+    except (OSError, AttributeError):
+        return False
+
+
+class Throttle:
+    """Holds process `pid` to wall time / factor of CPU time from start() on. Budget the
+    emulation spent doing what is hardware on a chip comes back through credit()."""
+
+    def __init__(self, pid, factor):
+        self.pid, self.factor = pid, factor
+        self.credited_ns = 0  # CPU time credited back (the emulation's own code)
+        self.slices = 0  # times the process was let run
+        self.realtime = None  # whether the controller got real-time scheduling
+        self._clock = cpu_clock(pid)
+        self._cpu0 = self._cpu = 0
+        self._started = None
+        self._ended = None
+        self._stop = threading.Event()
+        self._credit = 0
+        self._thread = threading.Thread(target=self._run, name="pace-%d" % pid, daemon=True)
+
+    def start(self):
+        os.kill(self.pid, signal.SIGSTOP)  # from here on it runs only in the slices it is given
+        self._started = time.monotonic_ns()
+        self._cpu0 = self._cpu = time.clock_gettime_ns(self._clock)
+        self._thread.start()
+        return self
+
+    @property
+    def cpu_ns(self):
+        """CPU time the process has had since start()."""
+        if self._started is not None and self._ended is None:
+            try:
+                self._cpu = time.clock_gettime_ns(self._clock)
+            except OSError:
+                pass  # it ended: its last reading stands
+        return self._cpu - self._cpu0
+
+    @property
+    def budget_ns(self):
+        """Wall time since start() / factor: the most CPU time it may have had by now."""
+        if self._started is None:
+            return 0
+        return ((self._ended or time.monotonic_ns()) - self._started) / self.factor
+
+    def close(self):
+        self.cpu_ns
+        if self._started is not None:
+            self._ended = self._ended or time.monotonic_ns()
+        self._stop.set()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(2)
+
+    def credit(self, ns):
+        """CPU time the board spent in emulated hardware: it does not count against the budget."""
+        self._credit += ns  # the GIL makes this one add atomic enough: only this thread reads it
+
+    def _run(self):
+        self.realtime = _realtime()
+        try:
+            self._control()
+        except (ProcessLookupError, OSError):
+            pass  # the interpreter ended
+        finally:
+            try:
+                os.kill(self.pid, signal.SIGCONT)  # never leave a stopped process behind
+            except OSError:
+                pass
+
+    def _control(self):
+        period = PERIOD
+        slice_ns = period * 1e9 / self.factor
+        allowance = 0.0  # ns of CPU the process may still use now
+        seen = self._cpu0
+        last = self._started
+        while not self._stop.is_set():
+            now = time.monotonic_ns()
+            cpu = time.clock_gettime_ns(self._clock)
+            credit, self._credit = self._credit, 0
+            self.credited_ns += credit
+            earned = (now - last) / self.factor
+            last = now
+            allowance = min(allowance + earned - (cpu - seen) + credit, SLICES_BANKED * slice_ns)
+            seen = cpu
+            if allowance > 0:
+                os.kill(self.pid, signal.SIGCONT)
+                time.sleep((allowance + RESUME_NS) / 1e9)  # it can use at most this much CPU meanwhile
+                os.kill(self.pid, signal.SIGSTOP)
+                self.slices += 1
+                self._credit += RESUME_NS
+            self._stop.wait(max(period, -allowance * self.factor / 1e9))

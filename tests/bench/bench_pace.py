@@ -1,0 +1,337 @@
+"""The firmware at the ESP32's pace (docs/benchmarks.md, "At the ESP32's pace"), on a
+virtual board run with pace="esp32" (croupier.sim.pace), 4-player Lobo 77:
+
+1. idle: the interpreter's CPU time as a share of the paced budget (wall time / factor) on
+   the game menu, on the play screen and while a round-end announcement waits;
+2. key press to finished frame on the OLED: from the key's release (a short press is
+   reported on release) to the last I2C write of its frame, for digits, `ok`, soft keys and
+   undo, over --cards cards;
+3. boot: from the interpreter's start to the resumed game on the glass, with a journal of
+   1 game and of --games games;
+4. link: --requests requests of 1,024 bytes (the protocol maximum) sent at line rate while
+   keys are pressed, each answered intact; then 1,500 hostile lines at line rate, and how
+   long after the last one the board answers `hello`, its state unchanged;
+5. undo and redo by keys right after a round of 200 cards.
+
+    .venv/bin/python tests/bench/bench_pace.py [--cards 40] [--games 1000] [--requests 100]
+                                               [--pace none]
+
+With --pace none the board runs at full speed and every figure is the interpreter's host CPU
+time scaled by the ESP32 profile's factor (the chip's time for the same work, when nothing
+waits on the line or the flash); the link figures then need the paced line and are left out.
+"""
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "firmware"))
+from fwlink import frame, frames_on  # noqa: E402
+from ui_run import game_keys, press_keys, random_game, setup_keys  # noqa: E402
+
+from croupier.sim import VirtualBoard  # noqa: E402
+from croupier.sim.pace import PROFILES  # noqa: E402
+
+PACE = "esp32"
+FACTOR = PROFILES[PACE].factor
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+FRAME_QUIET_S = 0.3  # no I2C write for this long: the frame is complete (a paced board
+# may pause between the pages of one frame)
+LINE_BITS = 10  # 8N1
+HOSTILE_LINES = 1500
+SPLASH_S = 1.2  # ui/root.py SPLASH_MS: the game's screen follows the splash
+
+
+def cpu_s(pid):
+    """CPU time the process has had (s), as the scheduler counts it."""
+    with open("/proc/%d/schedstat" % pid) as f:
+        return int(f.read().split()[0]) / 1e9
+
+
+def budget_share(vb, seconds):
+    """The interpreter's CPU time over `seconds` of wall time, as a share of the paced
+    budget (wall time / the pace factor): the same figure paced or not."""
+    pid = vb._proc.pid
+    cpu0, t0 = cpu_s(pid), time.monotonic()
+    time.sleep(seconds)
+    wall = time.monotonic() - t0
+    return (cpu_s(pid) - cpu0) / (wall / FACTOR)
+
+
+class DisplayClock:
+    """Times of the board's I2C writes, and the interpreter's CPU time at each (from the
+    board's I/O thread)."""
+
+    def __init__(self, vb):
+        self.vb = vb
+        self.writes = []  # (time, cpu s)
+        self.lock = threading.Lock()
+        vb.subscribe(self.on_event)
+
+    def on_event(self, event, data):
+        if event == "display":
+            with self.lock:
+                self.writes.append((time.monotonic(), cpu_s(self.vb._proc.pid)))
+
+    def frame_done(self, t0, timeout=5.0):
+        """(s from t0, cpu s) at the last write of the frame after t0, or None."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                after = [w for w in self.writes if w[0] >= t0]
+            if after and time.monotonic() - after[-1][0] > FRAME_QUIET_S:
+                return after[-1][0] - t0, after[-1][1]
+            time.sleep(0.01)
+        return None
+
+
+class Stopwatch:
+    """Chip time of one key: wall ms on a paced board; at full speed the interpreter's CPU
+    time from the release to the frame's last write, times the factor."""
+
+    def __init__(self, vb, paced):
+        self.vb, self.paced, self.clock = vb, paced, DisplayClock(vb)
+
+    def start(self):
+        self.cpu0 = cpu_s(self.vb._proc.pid)
+        return time.monotonic()
+
+    def frame_done(self, t0):
+        done = self.clock.frame_done(t0)
+        if done is None:
+            return None
+        if self.paced:
+            return done[0] * 1000
+        return (done[1] - self.cpu0) * 1000 * FACTOR
+
+
+def tap(vb, clock, key, ms=80):
+    """Press and release key; -> ms from the release to its finished frame."""
+    vb.key_down(key)
+    time.sleep(ms / 1000)
+    released = clock.start()
+    vb.key_up(key)
+    return clock.frame_done(released)
+
+
+def idle(vb, link, seconds):
+    out = {"menu": budget_share(vb, seconds)}
+    link.ok("new", game="lobo77", players=PLAYERS)
+    time.sleep(2)
+    out["play screen"] = budget_share(vb, seconds)
+    for _ in range(40):  # tens until the round ends: its announcement stays until a key
+        if any(e["kind"] == "round_end" for e in link.ok("play", card="10")["effects"]):
+            break
+    time.sleep(2)
+    out["round-end announcement"] = budget_share(vb, seconds)
+    return out
+
+
+def latency(vb, clock, cards):
+    """ms per key kind over `cards` Lobo cards typed on the keypad, then undos."""
+    played, _, effects = random_game("lobo77", 4, {}, seed=7, max_cards=cards)
+    by_kind = {"digit": [], "ok": [], "soft": [], "undo": []}
+    for key in game_keys("lobo77", played, effects).split():
+        kind = "ok" if key == "ok" else "soft" if key in "abc" else "digit"
+        by_kind[kind].append(tap(vb, clock, key))
+        time.sleep(0.1)
+    for _ in range(10):
+        by_kind["undo"].append(tap(vb, clock, "undo"))
+        time.sleep(0.1)
+    return len(played), by_kind
+
+
+def fill_journal(flash, games):
+    """A flash image whose journal holds `games` games (each abandoned by the next, a few
+    cards each), the last one unfinished with 30 cards; -> that game's screen (glass)."""
+    with VirtualBoard(flash=flash) as vb, frames_on(vb.port, boot=True) as link:
+        for _ in range(games - 1):
+            link.ok("new", game="lobo77", players=PLAYERS)
+            for card in ("9", "5", "3"):
+                link.ok("play", card=card)
+        link.ok("new", game="lobo77", players=PLAYERS)
+        for _ in range(30):
+            link.ok("play", card="2")
+        last_seq = link.ok("hello")["last_seq"]
+        vb.restart()
+        time.sleep(3)  # boot and splash
+        return vb.glass(), last_seq
+
+
+def boot_time(flash, glass, pace):
+    """Seconds from the interpreter's start to the resumed game on the glass; at full speed
+    the CPU time it took to the splash, times the factor, plus the splash's wall time."""
+    started = time.monotonic()
+    with VirtualBoard(flash=flash, pace=pace) as vb:
+        deadline = time.monotonic() + 60
+        splash = None
+        while vb.glass() != glass:
+            if splash is None and b'"ev":"boot"' in vb.output():
+                splash = cpu_s(vb._proc.pid)  # the link is up: the splash is on
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(0.01)
+        if pace:
+            return time.monotonic() - started
+        return splash * FACTOR + SPLASH_S
+
+
+def padded_hello(rid):
+    """A `hello` request of exactly 1,024 bytes (`@`, JSON padded with spaces, `|crc`)."""
+    head = '{"id":%d,"cmd":"hello"' % rid
+    payload = head + " " * (1024 - 1 - 9 - len(head) - 1) + "}"
+    line = frame(raw=payload.encode())
+    assert len(line) == 1024 + 1, len(line)
+    return line
+
+
+def big_requests(vb, link, count):
+    """count 1,024-byte requests at line rate while a thread types and deletes digits."""
+    stop = threading.Event()
+
+    def typist():
+        while not stop.is_set():
+            for key in ("5", "undo"):
+                vb.press(key, ms=60, gap=60)
+
+    thread = threading.Thread(target=typist, daemon=True)
+    thread.start()
+    intact = 0
+    try:
+        for _ in range(count):
+            rid = link._next_id
+            link._next_id += 1
+            link.send_raw(padded_hello(rid))
+            reply = link.reply(rid, timeout=10)
+            intact += bool(reply.get("ok"))
+    except AssertionError:
+        pass  # no reply: counted as lost
+    finally:
+        stop.set()
+        thread.join()
+    return intact
+
+
+def hostile(link, rng):
+    """1,500 hostile lines at line rate, then `hello`: -> (s from the last hostile byte on
+    the line to the answer, state unchanged)."""
+    before = link.ok("state")["state"]
+    lines = []
+    for i in range(HOSTILE_LINES):
+        kind = i % 5
+        if kind == 0:
+            lines.append(b"@" + bytes(rng.randrange(32, 127) for _ in range(rng.randrange(1, 200))))
+        elif kind == 1:
+            lines.append(frame({"id": i, "cmd": "play", "card": "9"})[:-12] + b"|00000000")
+        elif kind == 2:
+            lines.append(b"@" + b"x" * 1500)  # over-long
+        elif kind == 3:
+            lines.append(frame({"id": i, "cmd": "nosuch"})[:-1])
+        else:
+            lines.append(bytes(rng.randrange(1, 256) for _ in range(rng.randrange(1, 80))
+                               ).replace(b"\n", b"").replace(b"\x03", b"").replace(b"\x04", b""))
+    blob = b"\n".join(lines) + b"\n"
+    start = time.monotonic()
+    link.send_raw(blob)
+    on_line_until = start + len(blob) * LINE_BITS / 115200
+    hello = link.ok_shape(link.call("hello", timeout=60))
+    answered = time.monotonic()
+    while link.read_frame(timeout=0.5) is not None:  # the error replies still on the way
+        pass
+    after = link.ok("state")["state"]
+    return answered - max(on_line_until, start), after == before, len(blob), hello
+
+
+def undo_redo_after_round(vb, link, clock):
+    link.ok("new", game="lobo77", players=PLAYERS)
+    played = 0
+    while played < 200:  # 200 cards; a round that ends starts the next, keep going
+        reply = link.ok("play", card=random.Random(played).choice(["2", "3", "4", "5"]))
+        played += 1
+        if reply["state"]["over"]:
+            link.ok("new", game="lobo77", players=PLAYERS)
+    time.sleep(2)
+    undo = tap(vb, clock, "undo")
+    time.sleep(0.5)
+    vb.key_down("undo")
+    time.sleep(0.6)
+    held = clock.start()  # the hold time passes: redo
+    time.sleep(0.3)
+    vb.key_up("undo")
+    return undo, clock.frame_done(held)
+
+
+def summary(values):
+    got = [v for v in values if v is not None]
+    if not got:
+        return "no frame"
+    return "%d keys (%d without a frame), median %.0f ms, max %.0f ms" % (
+        len(values), len(values) - len(got), statistics.median(got), max(got))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cards", type=int, default=40)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--requests", type=int, default=100)
+    parser.add_argument("--idle-s", type=float, default=10.0)
+    parser.add_argument("--pace", default=PACE, choices=(PACE, "none"))
+    args = parser.parse_args()
+    pace = None if args.pace == "none" else PACE
+    paced = pace is not None
+
+    with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
+        print("pace %s: factor %.0f%s\n" % (PACE, FACTOR, "" if paced else
+              " (board at full speed: host CPU time x factor)"))
+        time.sleep(3)
+        print("### idle (share of the paced CPU budget)\n")
+        for where, share in idle(vb, link, args.idle_s).items():
+            print("- %s: %.2f %%" % (where, 100 * share))
+
+    with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
+        clock = Stopwatch(vb, paced)
+        time.sleep(3)
+        press_keys(vb, setup_keys("lobo77", 4, {}))
+        time.sleep(1)
+        cards, by_kind = latency(vb, clock, args.cards)
+        print("\n### key press to finished frame (%d cards by keys)\n" % cards)
+        for kind, values in by_kind.items():
+            print("- %s: %s" % (kind, summary(values)))
+        undo, redo = undo_redo_after_round(vb, link, clock)
+        print("\n### right after a round of 200 cards\n")
+        print("- undo key: %s ms; redo (long press): %s ms" % (
+            "%.0f" % undo if undo else "no frame", "%.0f" % redo if redo else "no frame"))
+
+    if paced:
+        link_figures(args)
+    print("\n### boot (interpreter start to the resumed game on the glass)\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        for games in (1, args.games):
+            flash = Path(tmp) / ("flash-%d.img" % games)
+            glass, records = fill_journal(flash, games)
+            seconds = boot_time(flash, glass, pace)
+            print("- journal of %d games (%d records): %s" % (
+                games, records, "%.2f s" % seconds if seconds else "not within 60 s"))
+
+
+def link_figures(args):
+    with VirtualBoard(pace=PACE) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
+        time.sleep(3)
+        link.ok("new", game="lobo77", players=PLAYERS)
+        intact = big_requests(vb, link, args.requests)
+        print("\n### link\n")
+        print("- %d of %d requests of 1,024 bytes at line rate answered intact while keys were"
+              " pressed" % (intact, args.requests))
+        seconds, same, size, _ = hostile(link, random.Random(5))
+        print("- %d hostile lines (%d bytes) at line rate: `hello` answered %.2f s after the last"
+              " one was on the line; state %s" % (HOSTILE_LINES, size, seconds,
+                                                   "unchanged" if same else "CHANGED"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""The virtual board at the ESP32's pace (croupier.sim.pace): the CPU budget calibrated by
+pystone, the serial line at 115200 baud into a 388-byte receive buffer, the overflow count."""
+import time
+
+import pytest
+import serial
+
+from croupier.cli import main
+from croupier.sim import VirtualBoard, pystone
+from croupier.sim.pace import ESP32
+
+IDLE = "import time\nwhile True:\n    time.sleep(1)\n"  # never reads its serial input
+READER = """import sys
+want, got, buf = %d, 0, bytearray(256)
+while got < want:
+    got += sys.stdin.buffer.readinto(memoryview(buf)[:min(256, want - got)])
+print("got", got)
+"""
+
+
+def test_the_factor_makes_this_hosts_interpreter_score_as_an_esp32():
+    # per CPU-second of budget: the unix port's pystones per CPU-second over the factor
+    assert 1075 <= pystone.cpu_rate() / ESP32.factor <= 1661
+
+
+def test_a_paced_board_never_runs_faster_than_its_budget_or_an_esp32():
+    result = pystone.run_on_board("esp32")
+    assert result["cpu_share"] <= 1.05, "the board had more CPU time than its budget: %r" % (result,)
+    assert result["pystones"] <= 1661 and result["per_budget"] <= 1661, result
+
+
+def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):
+    vb = make_board(IDLE, pace="esp32")
+    with serial.Serial(vb.port, 115200, timeout=0.1) as port:
+        port.write(bytes(range(65, 91)) * 40)  # 1,040 bytes, no Ctrl-C among them
+        seconds = 1040 * 10 / ESP32.baud
+        deadline = time.monotonic() + seconds + 5
+        while vb.rx_overflow < 1040 - ESP32.rx_buffer and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)  # nothing more is lost once the line is quiet
+    assert vb.rx_overflow == 1040 - 388
+
+
+def test_a_board_that_keeps_reading_loses_nothing_at_line_rate(make_board):
+    vb = make_board(READER % 3000, pace="esp32")
+    mark = vb.mark()
+    with serial.Serial(vb.port, 115200, timeout=0.1) as port:
+        started = time.monotonic()
+        port.write(b"x" * 3000)
+        vb.wait_output(b"got 3000", timeout=30, since=mark)
+        took = time.monotonic() - started
+    assert vb.rx_overflow == 0
+    assert took >= 3000 * 10 / ESP32.baud, "the line carried more than 115200 baud"
+
+
+def test_a_full_speed_board_has_no_small_buffer(make_board):
+    vb = make_board(IDLE)
+    with serial.Serial(vb.port, 115200, timeout=0.1) as port:
+        port.write(b"y" * 2000)
+        time.sleep(0.5)
+    assert vb.pace is None and vb.rx_overflow == 0
+
+
+def test_unknown_pace_is_refused():
+    with pytest.raises(ValueError, match="pace must be one of none, esp32"):
+        VirtualBoard(pace="esp8266")
+
+
+def test_calibrate_wants_a_paced_board(capsys):
+    assert main(["sim", "--calibrate", "--pace", "none"]) == 2
+    assert "--calibrate measures a paced board" in capsys.readouterr().err
