@@ -1,4 +1,6 @@
 """The emulated `machine` module: ESP32 behaviour seen from a program on the board."""
+import time
+
 from mpremote_run import mpremote
 
 PROGRAM = """
@@ -40,6 +42,9 @@ def test_pins_i2c_pwm_and_rtc(make_board):
                  "float 0 1", "scan [] [60]", "nodev OSError", "status b'@@'", "badfreq ValueError",
                  "cause 1 uid 6"):
         assert line in out, line
+    deadline = time.monotonic() + 10  # the tones come on the side channel, the print on the serial port
+    while len(board.tones) < 4 and time.monotonic() < deadline:
+        time.sleep(0.02)
     assert [(f, d) for _, f, d in board.tones] == [(440, 0), (440, 32768), (880, 32768), (880, 0)]
     times = [t for t, _, _ in board.tones]
     assert times == sorted(times)
