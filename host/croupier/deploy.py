@@ -10,7 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
-from croupier.link import LinkError
+from croupier.link import LinkError, check_port
 
 MPREMOTE_TIMEOUT = 120  # seconds for one mpremote run (a full copy over 115200 baud fits)
 HASH_TIMEOUT = 30       # seconds for hashing the firmware files on the board
@@ -172,6 +172,7 @@ BLANK_PROBE = 0x1000    # bytes read at flash 0x1000 to tell a blank flash from 
 
 def _esptool(port, *args, timeout=ESPTOOL_TIMEOUT):
     """Run `esptool --port PORT ARGS` (its current command names); stdout, else DeployError."""
+    check_port(port)  # esptool opens the port itself, past open_serial's check
     proc = subprocess.run([sys.executable, "-m", "esptool", "--port", port, *args], capture_output=True, text=True,
                           timeout=timeout, stdin=subprocess.DEVNULL)
     if proc.returncode != 0:

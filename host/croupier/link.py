@@ -11,6 +11,8 @@ first after a timeout, therefore begin with a newline that ends any such stray l
 import binascii
 import contextlib
 import json
+import os
+import stat
 import time
 from collections import deque
 
@@ -242,10 +244,28 @@ class Link:
         return info
 
 
+def check_port(name):
+    """A LinkError when `name` is a path that is no serial device: missing, or another kind of
+    file. URLs (rfc2217://, socket://) and Windows' COM ports are left to pyserial."""
+    if "://" in name or os.name == "nt":
+        return  # COM3 is no file to look at
+    try:
+        mode = os.stat(name).st_mode
+    except FileNotFoundError:
+        raise LinkError("there is no serial port %s: is the board plugged in? (`croupier ports` lists the ports)" % name) from None
+    except OSError as exc:
+        raise LinkError("cannot look at %s: %s" % (name, exc.strerror or exc)) from None
+    if not stat.S_ISCHR(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a file" if stat.S_ISREG(mode) else "no device"
+        raise LinkError("%s is not a serial device (it is %s): pass the board's port, e.g. /dev/ttyUSB0 "
+                        "(`croupier ports` lists them)" % (name, kind))
+
+
 def open_serial(url, baudrate=115200):
     """Open a device path or any pyserial URL without toggling the ESP32 auto-reset lines."""
     import serial
 
+    check_port(url)
     try:
         port = serial.serial_for_url(url, baudrate=baudrate, timeout=POLL, do_not_open=True)
         port.dtr = False

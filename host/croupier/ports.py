@@ -1,7 +1,4 @@
 """Find the Croupier board among the serial ports, by the USB IDs of common ESP32 bridges."""
-import os
-import stat
-
 from croupier.link import LinkError
 
 # (vendor id, product id or None for any product of the vendor) -> what it is
@@ -50,19 +47,3 @@ def choose_board(ports):
 def pick_board():
     return choose_board(list_ports())
 
-
-def check_port(name):
-    """A LinkError when `name` is a path that is no serial device: missing, or another kind of
-    file. URLs (rfc2217://, socket://) and Windows' COM ports are left to pyserial."""
-    if "://" in name or os.name == "nt":
-        return  # COM3 is no file to look at
-    try:
-        mode = os.stat(name).st_mode
-    except FileNotFoundError:
-        raise LinkError("there is no serial port %s: is the board plugged in? (`croupier ports` lists the ports)" % name) from None
-    except OSError as exc:
-        raise LinkError("cannot look at %s: %s" % (name, exc.strerror or exc)) from None
-    if not stat.S_ISCHR(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "a file" if stat.S_ISREG(mode) else "no device"
-        raise LinkError("%s is not a serial device (it is %s): pass the board's port, e.g. /dev/ttyUSB0 "
-                        "(`croupier ports` lists them)" % (name, kind))

@@ -1,5 +1,6 @@
 """`croupier hil` end to end: on a fresh virtual board, on a board started separately (the
 real-board subset, over --port) and on a firmware with one rule broken."""
+import os
 import shutil
 import signal
 import subprocess
@@ -130,15 +131,43 @@ def test_a_board_holding_a_users_unsynced_game_is_refused_and_left_alone(headles
     from croupier.link import connect
 
     hello, records, state = users_game(str(headless_board))
-    status, output = croupier("hil", "--port", str(headless_board), "-k", SAFETY_TESTS, "--db", str(tmp_path / "user.db"))
+    user_db = tmp_path / "user.db"
+    status, output = croupier("hil", "--port", str(headless_board), "-k", SAFETY_TESTS, "--db", str(user_db))
     assert status == 4, output[-3000:]
-    assert "4 journal record(s) no database has acknowledged and an unfinished lobo77 game of Uma, Ugo, Ulla" in output \
-        and "--force" in output, output[-3000:]
-    assert not (tmp_path / "user.db").exists(), "a refusal writes no database"
+    assert output == ("croupier hil: the board on %s holds 4 journal record(s) no database has acknowledged and an "
+                      "unfinished lobo77 game of Uma, Ugo, Ulla, which the suite would abandon and acknowledge: run "
+                      "`croupier sync --port %s` (and finish the game) first, or pass --force to save them into %s "
+                      "before the tests\n" % (headless_board, headless_board, user_db)), output[-3000:]
+    assert "_pytest" not in output, "one plain line, not pytest's exit banner"
+    # pytest run directly with the plugin meets the same refusal, from the plugin's own check
+    status, output = pytest_directly("--port", str(headless_board), "-k", SAFETY_TESTS, "--hil-db", str(user_db))
+    assert status == 4 and "4 journal record(s) no database has acknowledged" in output, output[-3000:]
+    assert not user_db.exists(), "a refusal writes no database"
     with connect(str(headless_board)) as link:
         assert link.call("log", **{"from": 0})["records"] == records and link.call("state")["state"] == state, \
             "the refused run left the journal and the game as they were"
         assert link.hello()["acked"] == 0 and link.call("get_roster")["names"] == USER_ROSTER
+
+
+def pytest_directly(*args):
+    """pytest with the plugin and the packaged suite, without `croupier hil`; (exit status, output)."""
+    from croupier.hil import PLUGIN, SUITE_DIR
+
+    proc = subprocess.run([sys.executable, "-m", "pytest", str(SUITE_DIR), "-p", PLUGIN, "-p", "no:cacheprovider",
+                           "-c", os.devnull, "--rootdir", str(SUITE_DIR), "-q", *args],
+                          capture_output=True, text=True, timeout=SUITE_TIMEOUT, stdin=subprocess.DEVNULL)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_a_missing_port_and_a_file_that_is_no_port_are_said_in_one_line(tmp_path):
+    status, output = croupier("hil", "--port", str(tmp_path / "ttyUSB9"))
+    assert (status, output) == (3, "croupier hil: there is no serial port %s: is the board plugged in? "
+                                   "(`croupier ports` lists the ports)\n" % (tmp_path / "ttyUSB9"))
+    (tmp_path / "notes.txt").write_text("not a board")
+    status, output = croupier("hil", "--port", str(tmp_path / "notes.txt"), "--force")
+    assert status == 3 and output.startswith("croupier hil: %s is not a serial device (it is a file)"
+                                             % (tmp_path / "notes.txt")) and "_pytest" not in output, output
+    assert (tmp_path / "notes.txt").read_text() == "not a board"
 
 
 def test_forced_the_suite_saves_the_users_game_first_and_puts_the_board_back(headless_board, tmp_path):

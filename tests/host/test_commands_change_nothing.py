@@ -68,8 +68,29 @@ def test_reading_a_croupier_database_changes_no_byte_of_it(command, db, tmp_path
 def test_a_sync_whose_port_fails_creates_no_database(tmp_path, capsys):
     db = tmp_path / "new" / "games.sqlite3"
     assert main(["sync", "--port", str(tmp_path / "no-such-port"), "--db", str(db)]) == 1
-    assert "cannot open" in capsys.readouterr().err
+    assert "there is no serial port %s" % (tmp_path / "no-such-port") in capsys.readouterr().err
     assert os.listdir(tmp_path) == []
+
+
+PORT_COMMANDS = (["sync"], ["roster", "Ana"], ["screenshot"], ["console"], ["mirror"])
+
+
+@pytest.mark.parametrize("command", PORT_COMMANDS, ids=" ".join)
+def test_every_command_that_opens_a_port_names_a_missing_port_and_a_file_that_is_none(command, tmp_path,
+                                                                                     monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # where screenshot would write its picture
+    missing = tmp_path / "ttyUSB9"
+    assert main([command[0], "--port", str(missing)] + command[1:]) == 1
+    assert capsys.readouterr().err.strip() == ("croupier %s: there is no serial port %s: is the board plugged in? "
+                                               "(`croupier ports` lists the ports)" % (command[0], missing))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a board")
+    before = folder_state(tmp_path)
+    assert main([command[0], "--port", str(notes)] + command[1:]) == 1
+    assert capsys.readouterr().err.strip() == ("croupier %s: %s is not a serial device (it is a file): pass the "
+                                               "board's port, e.g. /dev/ttyUSB0 (`croupier ports` lists them)"
+                                               % (command[0], notes))
+    assert folder_state(tmp_path) == before, "nothing is created, the file is left as it was"
 
 
 def test_a_sync_refuses_another_programs_database(tmp_path, capsys):

@@ -94,6 +94,22 @@ def test_export_json_carries_games_results_and_records(db, tmp_path):
     assert first["id"] == "%s:%s:1" % (DEVICE, EPOCH)
 
 
+def test_both_exports_give_a_computer_players_strength_and_nothing_for_a_person(db, tmp_path, capsys):
+    with Store(db) as store, store.transaction():
+        basta = next(g for g in store.games() if g["game"] == "basta")
+        store.mark_computers(DEVICE, EPOCH, basta["game_id"], {1: 5})
+    assert main(["export", "--db", db, "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["name"], r["computer"]) for r in rows if r["game"] == "basta"] == \
+        [(name, "5" if seat == 1 else "") for seat, name in enumerate(BASTA)]
+    assert all(r["computer"] == "" for r in rows if r["game"] == "lobo77")
+    out = tmp_path / "games.json"
+    assert main(["export", "--db", db, "--format", "json", "--out", str(out)]) == 0
+    exported = json.loads(out.read_text())["games"]
+    assert [[p["computer"] for p in g["players"]] for g in exported] == \
+        [[None] * len(LOBO), [5 if seat == 1 else None for seat in range(len(BASTA))], [None] * len(BASTA)]
+
+
 def test_plots_are_png_files(db, tmp_path, capsys):
     standings_png, game_png = tmp_path / "s.png", tmp_path / "g.png"
     assert main(["plot", "standings", "--db", db, "--out", str(standings_png)]) == 0

@@ -209,3 +209,8 @@ def test_a_missing_port_and_a_file_that_is_no_port_get_their_own_message(tmp_pat
     assert status == 1 and "%s is not a serial device (it is a file)" % (tmp_path / "notes.txt") in err, err
     status, _, err = croupier("flash", "--port", str(tmp_path))
     assert status == 1 and "is not a serial device (it is a folder)" in err, err
+    forced = croupier("flash", "--port", str(tmp_path / "ttyUSB9"), "--force",
+                      "--micropython", image_file(tmp_path, merged_image()))  # straight to esptool
+    assert forced[0] == 1 and forced[2].strip() == ("croupier flash: there is no serial port %s: is the board "
+                                                    "plugged in? (`croupier ports` lists the ports)"
+                                                    % (tmp_path / "ttyUSB9")), forced

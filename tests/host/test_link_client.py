@@ -150,5 +150,7 @@ def test_an_oversized_request_is_refused_before_sending(wire):
 
 
 def test_an_unknown_port_is_a_clear_error():
-    with pytest.raises(LinkError, match="cannot open /dev/no-such-board"):
+    with pytest.raises(LinkError, match="there is no serial port /dev/no-such-board: is the board plugged in"):
         open_serial("/dev/no-such-board")
+    with pytest.raises(LinkError, match="cannot open nosuch://board"):  # URLs are pyserial's to judge
+        open_serial("nosuch://board")

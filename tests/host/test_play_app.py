@@ -1,6 +1,7 @@
 """`croupier play maumau` on screen, driven through Textual's pilot: keys and clicks as a person
 gives them, fixed seeds (the table's chance), computer moves without delay."""
 import asyncio
+import threading
 
 import pytest
 
@@ -74,6 +75,12 @@ async def move(pilot):
     await pilot.pause()
 
 
+async def settle(pilot):
+    """Let a computer player's choice (a worker thread) finish and its move show."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def until(pilot, condition, most=600):
     """Play the person's moves (and deal the next rounds) until condition() holds."""
     app = pilot.app
@@ -86,7 +93,7 @@ async def until(pilot, condition, most=600):
         elif app.session.persons_turn():
             await move(pilot)
         else:
-            await pilot.pause()
+            await settle(pilot)
     raise AssertionError("the situation never came up")
 
 
@@ -255,7 +262,7 @@ def test_the_person_leaves_and_the_computer_players_play_the_match_out(db):
         for _ in range(2000):
             if isinstance(app.screen, GameOverScreen):
                 break
-            await pilot.pause()
+            await settle(pilot)
         assert isinstance(app.screen, GameOverScreen)
         winner = app.session.game.winners
         assert winner and winner[0] != PERSON
@@ -339,3 +346,43 @@ def test_with_a_delay_the_computer_players_wait_before_their_move(db):
 
     run(app, steps)
     assert db.games()[0]["status"] == "abandoned"
+
+
+def test_a_strong_computer_player_thinks_in_a_worker_thread_while_the_screen_answers(db):
+    """A strength-5 choice (up to a second) is made off the UI thread: keys are handled while it
+    is pending, and its move is made back on the UI thread, where the database is."""
+    app = MauMauApp(db, seed=11, delay=0)
+    decide = threading.Event()  # holds every computer choice until the test has pressed its key
+    chose_in, moved_in = set(), set()
+
+    def held(choose):
+        def choose_when_told(view):
+            chose_in.add(threading.current_thread())
+            assert decide.wait(10), "the computer player was never let decide"
+            return choose(view)
+        return choose_when_told
+
+    async def steps(pilot):
+        await pilot.press("minus", "right", "right", "down", "right", "right")  # 2 opponents, both 5
+        await pilot.click("#start")
+        await pilot.pause()
+        assert "Ada (computer 5)" in shown(app, "#players") and "Alan (computer 5)" in shown(app, "#players")
+        for bot in app.session.bots.values():
+            bot.choose = held(bot.choose)
+        computer_move = app.session.computer_move
+        app.session.computer_move = lambda seat, text: moved_in.add(threading.current_thread()) \
+            or computer_move(seat, text)
+        await move(pilot)
+        inputs = len(app.session.game.inputs)
+        assert app.session.computers_turn() and chose_in, "a computer player is choosing"
+        await pilot.press("d")  # handled while it thinks: refused, it is not the person's turn
+        await pilot.pause()
+        assert shown(app, "#message").startswith("it is %s's turn" % app.session.game.names[app.session.game.turn])
+        assert len(app.session.game.inputs) == inputs, "no move was made before the choice"
+        decide.set()
+        await until(pilot, app.session.persons_turn)
+        assert len(app.session.game.inputs) > inputs
+        assert threading.main_thread() not in chose_in, "the choices were made in worker threads"
+        assert moved_in == {threading.main_thread()}, "the moves were made on the UI thread"
+
+    run(app, steps)

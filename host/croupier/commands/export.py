@@ -12,7 +12,7 @@ from croupier.store import DATE_COLUMNS, game_ref
 HELP = "export games as CSV (a row per player per game) or JSON (games with results and journal records)"
 CSV_GAME_COLUMNS = ("device", "log_epoch", "game_id", "game", "status")
 CSV_DATE_COLUMNS = ("started", "started_min", "started_max", "ended", "ended_min", "ended_max")
-CSV_PLAYER_COLUMNS = ("seat", "name", "won")
+CSV_PLAYER_COLUMNS = ("seat", "name", "computer", "won")  # computer: a computer player's strength
 # Every game kind's own measures, each once: a row fills those of its game, the rest stay empty.
 CSV_MEASURE_COLUMNS = tuple(dict.fromkeys(key for kind in MEASURES for key, _, _ in MEASURES[kind]))
 
@@ -37,7 +37,13 @@ def write_csv(games, out):
         when = iso_dates(g)
         for p in g["players"]:
             writer.writerow([g[c] for c in CSV_GAME_COLUMNS] + [when[c] for c in CSV_DATE_COLUMNS]
-                            + [p[c] for c in CSV_PLAYER_COLUMNS] + [p["measures"].get(c, "") for c in CSV_MEASURE_COLUMNS])
+                            + [cell(p[c]) for c in CSV_PLAYER_COLUMNS]
+                            + [p["measures"].get(c, "") for c in CSV_MEASURE_COLUMNS])
+
+
+def cell(value):
+    """A CSV cell: None (a person's `computer`) is empty."""
+    return "" if value is None else value
 
 
 def write_json(games, store, out):

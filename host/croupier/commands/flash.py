@@ -82,7 +82,6 @@ def run(args):
     from croupier.deploy import DeployError, deploy
     from croupier.esp_image import read_image
     from croupier.link import board_port
-    from croupier.ports import check_port
 
     image = None
     if args.micropython:
@@ -96,7 +95,6 @@ def run(args):
         raise DeployError("the firmware does not build: %s" % exc) from exc
     manifest = read_manifest(staging)
     with board_port(args.port) as port:
-        check_port(port)
         if image is not None:
             with open_store(args) as store:
                 write_micropython(port, image, store, args.force)

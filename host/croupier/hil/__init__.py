@@ -8,3 +8,5 @@ from pathlib import Path
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
 PLUGIN = "croupier.hil.plugin"
+NO_BOARD = 3  # exit status: the board did not come up, or stopped answering
+REFUSED = 4   # exit status: the board holds what the run could lose (croupier.hil.safety)

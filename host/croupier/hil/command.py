@@ -54,13 +54,40 @@ def pytest_args(args):
     return argv
 
 
+def check_board(args):
+    """Before pytest starts: the board on --port answers and, without --force, holds nothing the
+    suite could lose (else Refused). The plugin checks again, for `pytest --port` run directly."""
+    from croupier.hil.safety import refuse_if_at_risk
+    from croupier.link import BOOT_TIMEOUT, DEFAULT_TIMEOUT, Link, open_serial
+    from croupier.store import default_path
+
+    port = open_serial(args.port)
+    try:
+        link = Link(port, timeout=args.timeout or DEFAULT_TIMEOUT)
+        link.hello(within=BOOT_TIMEOUT)
+        if not args.force:
+            refuse_if_at_risk(link, args.port, args.db or default_path())
+    finally:
+        port.close()
+
+
 def run(args):
     import pytest
+
+    from croupier.hil import NO_BOARD, REFUSED
+    from croupier.hil.safety import Refused
+    from croupier.link import LinkError
 
     if args.port and (args.firmware or args.heap or args.pace):
         print("croupier hil: --firmware, --heap and --pace choose the virtual board; a board on --port runs its own",
               file=sys.stderr)
         return 2
+    if args.port:
+        try:
+            check_board(args)
+        except LinkError as exc:  # said in one line here, not in pytest's exit banner
+            print("croupier hil: %s" % exc, file=sys.stderr)
+            return REFUSED if isinstance(exc, Refused) else NO_BOARD
     status = int(pytest.main(pytest_args(args)))
     if status == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("croupier hil: no test matches -k %r" % args.keyword if args.keyword else "croupier hil: no tests to run",

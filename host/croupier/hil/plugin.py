@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from croupier.hil import NO_BOARD, REFUSED
 from croupier.hil.boards import SerialTarget, VirtualTarget
 from croupier.hil.device import Device
 from croupier.hil.safety import Guard, Refused
@@ -82,20 +83,20 @@ class Run:
                 self.device = Device(self.board, opt("hil_timeout"), opt("hil_boot_timeout"))
                 self.info = self.device.wait_ready()
             except Exception as exc:  # no board, no firmware, no port: nothing else can run
-                pytest.exit("the board under test did not come up: %s" % exc, returncode=3)
+                pytest.exit("the board under test did not come up: %s" % exc, returncode=NO_BOARD)
             self._check_board()
         return self.device
 
     def _check_board(self):
-        """Stop before any test when the board holds what the run could lose (exit status 4)."""
+        """Stop before any test when the board holds what the run could lose (exit status REFUSED)."""
         guard = Guard(self.board.url, self.config.getoption("hil_db") or _default_db(), self.config.getoption("hil_force"))
         try:
             guard.before(self.device.link)
             self.first_seq = self.device.last_seq() + 1
         except Refused as exc:
-            pytest.exit(str(exc), returncode=4)
+            pytest.exit(str(exc), returncode=REFUSED)
         except LinkError as exc:
-            pytest.exit("the board under test did not answer while it was checked: %s" % exc, returncode=3)
+            pytest.exit("the board under test did not answer while it was checked: %s" % exc, returncode=NO_BOARD)
         self.guard = guard
 
     def put_back(self):
@@ -115,7 +116,7 @@ class Run:
             self.device.link.hello(within=self.device.boot_timeout)
         except LinkError as exc:
             pytest.exit("the board stopped answering before %s (%s); the last bytes it sent:\n%s"
-                        % (nodeid, exc, self.device.transcript.tail()), returncode=3)
+                        % (nodeid, exc, self.device.transcript.tail()), returncode=NO_BOARD)
 
     def stop(self):
         if self.device is not None:

@@ -29,10 +29,29 @@ def describe(state):
 
 
 def at_risk(link):
-    """(records no host acknowledged, the unfinished game's state or None), from the board."""
+    """What the board holds that the suite could lose, in words ("" for nothing), and the
+    unfinished game's state or None."""
     info = link.hello()
     state = link.call("state").get("state")
-    return info["last_seq"] - info.get("acked", 0), state if unfinished(state) else None
+    unsynced = info["last_seq"] - info.get("acked", 0)
+    game = state if unfinished(state) else None
+    what = " and ".join(filter(None, [
+        "%d journal record(s) no database has acknowledged" % unsynced if unsynced else "",
+        "an unfinished %s" % describe(game) if game else ""]))
+    return what, game
+
+
+def refuse_if_at_risk(link, port, db_path):
+    """Refused when the board holds what the suite could lose: the check of a run without --force."""
+    what, _ = at_risk(link)
+    if what:
+        raise refusal(port, what, db_path)
+
+
+def refusal(port, what, db_path):
+    return Refused("the board on %s holds %s, which the suite would abandon and acknowledge: "
+                   "run `croupier sync --port %s` (and finish the game) first, or pass --force "
+                   "to save them into %s before the tests" % (port, what, port, db_path))
 
 
 def read_roster(link):
@@ -55,15 +74,10 @@ class Guard:
 
     def before(self, link):
         """Refuse (Refused) or save what is at risk; then remember the roster."""
-        unsynced, game = at_risk(link)
-        if unsynced or game:
-            what = " and ".join(filter(None, [
-                "%d journal record(s) no database has acknowledged" % unsynced if unsynced else "",
-                "an unfinished %s" % describe(game) if game else ""]))
+        what, game = at_risk(link)
+        if what:
             if not self.force:
-                raise Refused("the board on %s holds %s, which the suite would abandon and acknowledge: "
-                              "run `croupier sync --port %s` (and finish the game) first, or pass --force "
-                              "to save them into %s before the tests" % (self.port, what, self.port, self.db_path))
+                raise refusal(self.port, what, self.db_path)
             self._save(link, what, game)
         self.roster = read_roster(link)
         if self.roster is None:

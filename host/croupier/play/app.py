@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Log, Static
+from textual.worker import WorkerState
 
 from croupier.commands.common import open_store, reports_errors
 from croupier.play.session import DEFAULT_LIMIT, DEFAULT_NAME, MAX_OPPONENTS, PERSON, Session
@@ -514,7 +515,8 @@ class MauMauApp(App):
         self.delay = delay
         self.session = None
         self.moves = []  # the table's log of this game
-        self._stepping = False
+        self._stepping = False  # a computer player's move is waiting for the delay or its choice
+        self._thinking = None  # (the worker choosing a computer player's move, what follows it)
 
     def on_mount(self):
         self.push_screen(NewGameScreen(self.player))
@@ -538,43 +540,62 @@ class MauMauApp(App):
         person's turn; then, at a round's end, the score list, at the game's end, the end."""
         if self._stepping or not isinstance(self.screen, TableScreen):
             return
-        while self.session.computers_turn():
+        if self.session.computers_turn():
+            self._stepping = True
             if self.delay:
-                self._stepping = True
                 self.set_timer(self.delay, self._delayed_move)
-                return
-            self._computer_move()
+            else:
+                self._think(self.advance)
+            return
         if self.session.over:
             self.game_over()
         elif self.session.between_rounds():
             self.switch_screen(RoundScreen())
 
-    def _computer_move(self):
-        table = self.screen
-        seat, move, effects = self.session.computer_step()
-        table.log(describe(self.session.label(seat), move, effects, table.names()))
-        table.show()
-
     def _delayed_move(self):
-        self._stepping = False
         if isinstance(self.screen, TableScreen) and self.session.computers_turn():
-            self._computer_move()
-        self.advance()
+            self._think(self.advance)
+        else:
+            self._stepping = False
+
+    def _think(self, then):
+        """The computer player on turn chooses in a worker thread, so the screen keeps
+        answering while a strong one thinks; its move is made back here, on the UI thread
+        (on_worker_state_changed, where the database is written), then `then` is called."""
+        self._stepping = True
+        self._thinking = (self.run_worker(self.session.computer_choice(), group="computer", thread=True), then)
+
+    def on_worker_state_changed(self, event):
+        if self._thinking is None or event.worker is not self._thinking[0] or event.state != WorkerState.SUCCESS:
+            return  # an error ends the app with its traceback (the worker's exit_on_error)
+        then, self._thinking, self._stepping = self._thinking[1], None, False
+        if self.session.saved is not None:  # quit while it thought
+            return
+        seat, move = event.worker.result
+        effects = self.session.computer_move(seat, move)
+        if isinstance(self.screen, TableScreen):
+            self.screen.log(describe(self.session.label(seat), move, effects, self.screen.names()))
+            self.screen.show()
+        then()
 
     def leave_table(self):
         """The person leaves: the computer players play the match out, a move at a time
-        between the screen's events (the strong ones think), then the end screen."""
+        (each chosen in a worker thread, as at the table), then the end screen."""
         self.session.leave(PERSON, headless=False)
         self._play_out()
 
     def _play_out(self):
+        if self.session.over:
+            return self.game_over()
         if self.session.saved is not None:  # quit meanwhile
             return
-        if self.session.play_out(1):
-            return self.game_over()
         self.screen.say("You left: the computer players play the match out (round %d)... q stops"
                         % self.session.view()["round"])
-        self.call_later(self._play_out)
+        if self.session.between_rounds():
+            self.session.deal()
+            self.call_later(self._play_out)
+        else:
+            self._think(self._play_out)
 
     def game_over(self):
         self.session.quit()  # the game is over and saved already: this returns its row

@@ -104,11 +104,25 @@ class Session:
 
     def computer_step(self):
         """One computer player's move: (seat, input, effects)."""
+        seat, text = self.computer_choice()()
+        return seat, text, self.computer_move(seat, text)
+
+    def computer_choice(self):
+        """The choice of the computer player on turn, as a function returning (seat, input)
+        for computer_move. It reads only a fresh view of that seat and the bot's own chance,
+        nothing the session touches, so a screen may run it in another thread while a strong
+        player thinks (a second at strength 5)."""
         if not self.computers_turn():
             raise Illegal("it is not a computer player's turn")
         seat = self.game.turn
-        text = self.bots[seat].choose(self.game.view(seat))
-        return seat, text, self._play(text)
+        bot, view = self.bots[seat], self.game.view(seat)
+        return lambda: (seat, bot.choose(view))
+
+    def computer_move(self, seat, text):
+        """Make the move computer_choice chose for seat: its effects."""
+        if not self.computers_turn() or self.game.turn != seat:
+            raise Illegal("it is not %s's turn" % self.game.names[seat])
+        return self._play(text)
 
     def deal(self):
         """Deal the next round (the table's shuffle): its effects."""
