@@ -20,10 +20,11 @@ def db(tmp_path, monkeypatch):
     return str(tmp_path / "games.sqlite3")
 
 
-def play_to_the_end(session, person=None):
-    """The whole match, the person's moves chosen by a computer strategy (strength 2)."""
+def play_to_the_end(session, person=None, until=lambda: False):
+    """The whole match (or until until() holds), the person's moves chosen by a computer
+    strategy (strength 2 by default)."""
     person = person or Bot(2, 99)
-    while not session.over:
+    while not session.over and not until():
         if session.between_rounds():
             session.deal()
         elif session.persons_turn():
@@ -197,13 +198,7 @@ def test_a_person_out_at_the_limit_watches_the_computer_players_play_on(db):
         person = Bot(1, 3)
         with pytest.raises(Illegal, match="still in the game"):
             session.play_out()
-        while not session.over and not session.view()["out"][PERSON]:
-            if session.between_rounds():
-                session.deal()
-            elif session.persons_turn():
-                session.play(person.choose(session.view()))
-            else:
-                session.computer_step()
+        play_to_the_end(session, person, until=lambda: session.view()["out"][PERSON])
         assert not session.over, "seed 3: the person goes out first, two computer players are left"
         session.deal()
         with pytest.raises(Illegal, match="out of the game"):
