@@ -12,6 +12,7 @@ from croupier.sim.pace import ESP32
 IDLE = "import time\nwhile True:\n    time.sleep(1)\n"  # never reads its serial input
 READER = """import sys
 want, got, buf = %d, 0, bytearray(256)
+print("reading")
 while got < want:
     got += sys.stdin.buffer.readinto(memoryview(buf)[:min(256, want - got)])
 print("got", got)
@@ -43,7 +44,7 @@ def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):
 
 def test_a_board_that_keeps_reading_loses_nothing_at_line_rate(make_board):
     vb = make_board(READER % 3000, pace="esp32")
-    mark = vb.mark()
+    mark = vb.wait_output(b"reading\r\n", timeout=30) and vb.mark()
     with serial.Serial(vb.port, 115200, timeout=0.1) as port:
         started = time.monotonic()
         port.write(b"x" * 3000)
