@@ -71,15 +71,14 @@ PERIOD = 0.02  # seconds between slices: short against the 33.7 ms the receive b
 SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no bursts after a pause)
 
 
-def _realtime(pid, priority):
-    """Make a thread or process real-time (SCHED_FIFO) where allowed. -> whether it is.
-    The controller (priority 2) then wakes on time and sleeps exactly, so a slice ends within
-    µs of its budget (a normal thread oversleeps by ~50 µs, on a busy host now and then by
-    milliseconds); the interpreter (priority 1, below it) runs the moment it is let run,
-    instead of waiting its turn among the host's processes until its slice is over. It stays
-    bounded: the controller stops it, and puts it back to normal before it lets it go."""
+def _realtime():
+    """Make the calling thread real-time (SCHED_FIFO, lowest priority) where allowed: it
+    then wakes on time and sleeps exactly, so a slice ends within µs of its budget (a normal
+    thread oversleeps by ~50 µs, on a busy host now and then by milliseconds). The
+    interpreter itself stays a normal process: real-time, it could take a core from a thread
+    of this process that holds the GIL the controller needs to stop it. -> whether it is."""
     try:
-        os.sched_setscheduler(pid, os.SCHED_FIFO, os.sched_param(priority))  # 0: this thread, on Linux
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))  # 0: this thread, on Linux
         return True
     except (OSError, AttributeError):
         return False
@@ -139,16 +138,12 @@ class Throttle:
         self._credit += ns  # the GIL makes this one add atomic enough: only this thread reads it
 
     def _run(self):
-        self.realtime = _realtime(0, 2) and _realtime(self.pid, 1)
+        self.realtime = _realtime()
         try:
             self._control()
         except (ProcessLookupError, OSError):
             pass  # the interpreter ended
         finally:
-            try:
-                os.sched_setscheduler(self.pid, os.SCHED_OTHER, os.sched_param(0))  # unpaced: no longer real-time
-            except OSError:
-                pass
             try:
                 os.kill(self.pid, signal.SIGCONT)  # never leave a stopped process behind
             except OSError:
