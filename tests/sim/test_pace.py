@@ -8,6 +8,7 @@ import serial
 from croupier.cli import main
 from croupier.sim import VirtualBoard, pystone
 from croupier.sim.pace import ESP32
+from croupier.sim.ui import SimApp
 
 IDLE = "import time\nwhile True:\n    time.sleep(1)\n"  # never reads its serial input
 READER = """import sys
@@ -40,6 +41,7 @@ def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):
             time.sleep(0.05)
         time.sleep(0.2)  # nothing more is lost once the line is quiet
     assert vb.rx_overflow == 1040 - 388
+    assert "pace esp32" in SimApp(vb).status() and "serial bytes lost: 652" in SimApp(vb).status()
 
 
 def test_a_board_that_keeps_reading_loses_nothing_at_line_rate(make_board):
