@@ -12,15 +12,15 @@ import threading
 import time
 
 # How many times slower than this host's unix port the ESP32 runs bytecode. Measured on
-# the 2-core build machine by tests/bench/bench_pace.py: micropython-pystone-lowmem
-# (200,000 passes, 6 runs) on the unix port, unpaced, scores 263,000 pystones per second of
-# the interpreter's own CPU time (CPU time from the kernel, not wall time, so the other
+# the 2-core build machine by tests/bench/bench_pystone.py: micropython-pystone-lowmem on
+# the unix port, unpaced, scores 251,000-263,000 pystones per second of the interpreter's
+# own CPU time (200,000 passes x 6 runs: 263,000; fastest of 5 x 100,000: 260,700) (CPU time from the kernel, not wall time, so the other
 # processes of a busy host do not enter it). Public ESP32 (240 MHz) figures are 1,075-1,661;
 # we aim at 1,300: 263,000 / 1,300 = 203. `croupier sim --pace esp32 --calibrate` checks it.
 ESP32_FACTOR = 203.0
 # CPU time each stop and continue costs the interpreter itself (the kernel's signal work
-# and its return to user mode), measured by tests/bench/bench_pace.py with back-to-back
-# slices: 29 µs. Credited back per slice: it is the pacer's cost, not the chip's. What other
+# and its return to user mode), measured by tests/bench/bench_pystone.py with back-to-back
+# slices: 29 µs under heavy load, 14 µs under light. Credited back per slice: it is the pacer's cost, not the chip's. What other
 # processes evict from the caches while the board is stopped is not: a busy host makes
 # the board slower.
 RESUME_NS = 29000
