@@ -8,10 +8,12 @@ import serial
 from croupier.cli import main
 from croupier.sim import VirtualBoard, pystone
 from croupier.sim.pace import ESP32
+from croupier.sim.ui import SimApp
 
 IDLE = "import time\nwhile True:\n    time.sleep(1)\n"  # never reads its serial input
 READER = """import sys
 want, got, buf = %d, 0, bytearray(256)
+print("reading")
 while got < want:
     got += sys.stdin.buffer.readinto(memoryview(buf)[:min(256, want - got)])
 print("got", got)
@@ -39,11 +41,12 @@ def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):
             time.sleep(0.05)
         time.sleep(0.2)  # nothing more is lost once the line is quiet
     assert vb.rx_overflow == 1040 - 388
+    assert "pace esp32" in SimApp(vb).status() and "serial bytes lost: 652" in SimApp(vb).status()
 
 
 def test_a_board_that_keeps_reading_loses_nothing_at_line_rate(make_board):
     vb = make_board(READER % 3000, pace="esp32")
-    mark = vb.mark()
+    mark = vb.wait_output(b"reading\r\n", timeout=30) and vb.mark()
     with serial.Serial(vb.port, 115200, timeout=0.1) as port:
         started = time.monotonic()
         port.write(b"x" * 3000)

@@ -497,10 +497,16 @@ class VirtualBoard:
     def _to_console(self, data: bytes):
         """Serial input into the interpreter. Each Ctrl-C becomes SIGINT the moment it
         arrives, as the UART's interrupt character does; other bytes wait in the receive
-        buffer until the interpreter reads them (overflow loses the newest, as a UART)."""
+        buffer until the interpreter reads them (overflow loses the newest, as a UART).
+        Bytes that find the buffer full only because this relay came late to them (a busy
+        host) go back on the line instead: the board had no chance to read in between."""
         parts = data.split(bytes((INTERRUPT,)))
         for i, part in enumerate(parts):
             room = max(0, self._rx_room - self._unread())
+            if len(part) > room and self._to_board.late:
+                self._to_board.hold(bytes((INTERRUPT,)).join([part[room:]] + parts[i + 1:]))
+                self._rx += part[:room]
+                break
             self.rx_overflow += max(0, len(part) - room)
             self._rx += part[:room]
             if i < len(parts) - 1 and self._proc:

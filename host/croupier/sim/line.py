@@ -13,6 +13,7 @@ class Line:
         self._queue = bytearray()
         self._next = 0.0  # when the line can start the next byte
         self._idle = True
+        self.late = False  # the last take() gave bytes due well before it (the taker was late)
         self.configure()
 
     def configure(self, drop=0.0, corrupt=0.0, baud=None, seed=None):
@@ -47,13 +48,16 @@ class Line:
             if garbled not in self._never_forge:
                 return garbled
 
-    def take(self, now: float) -> bytes:
-        """The bytes that have crossed the line by `now` (monotonic seconds)."""
+    def take(self, now: float, late_after: float = 0.005) -> bytes:
+        """The bytes that have crossed the line by `now` (monotonic seconds). `late` tells
+        whether the first of them was due more than late_after seconds before now."""
+        self.late = False
         if not self._queue:
             return b""
         if self.baud is None:
             n = len(self._queue)
         else:
+            self.late = not self._idle and now - self._next > late_after
             per_byte = 10.0 / self.baud
             if self._idle:  # an idle line does not bank time for a later burst
                 self._next = max(self._next, now)
@@ -64,6 +68,12 @@ class Line:
         out = bytes(self._queue[:n])
         del self._queue[:n]
         return out
+
+    def hold(self, data: bytes):
+        """Put bytes back at the head of the line: they cross it again from now on, as if
+        the sender had paused (the taker could not take them in time)."""
+        self._queue[:0] = data
+        self._idle = True
 
     def wait(self, now: float):
         """Seconds until take() has more to give; None when nothing is queued."""

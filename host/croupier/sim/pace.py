@@ -12,15 +12,15 @@ import threading
 import time
 
 # How many times slower than this host's unix port the ESP32 runs bytecode. Measured on
-# the 2-core build machine by tests/bench/bench_pace.py: micropython-pystone-lowmem
-# (200,000 passes, 6 runs) on the unix port, unpaced, scores 263,000 pystones per second of
-# the interpreter's own CPU time (CPU time from the kernel, not wall time, so the other
+# the 2-core build machine by tests/bench/bench_pystone.py: micropython-pystone-lowmem on
+# the unix port, unpaced, scores 251,000-263,000 pystones per second of the interpreter's
+# own CPU time (200,000 passes x 6 runs: 263,000; fastest of 5 x 100,000: 260,700) (CPU time from the kernel, not wall time, so the other
 # processes of a busy host do not enter it). Public ESP32 (240 MHz) figures are 1,075-1,661;
 # we aim at 1,300: 263,000 / 1,300 = 203. `croupier sim --pace esp32 --calibrate` checks it.
 ESP32_FACTOR = 203.0
 # CPU time each stop and continue costs the interpreter itself (the kernel's signal work
-# and its return to user mode), measured by tests/bench/bench_pace.py with back-to-back
-# slices: 29 µs. Credited back per slice: it is the pacer's cost, not the chip's. What other
+# and its return to user mode), measured by tests/bench/bench_pystone.py with back-to-back
+# slices: 29 µs under heavy load, 14 µs under light. Credited back per slice: it is the pacer's cost, not the chip's. What other
 # processes evict from the caches while the board is stopped is not: a busy host makes
 # the board slower.
 RESUME_NS = 29000
@@ -73,9 +73,10 @@ SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no b
 
 def _realtime():
     """Make the calling thread real-time (SCHED_FIFO, lowest priority) where allowed: it
-    then wakes on time and sleeps exactly, so each slice ends within µs of its budget. (A
-    normal thread oversleeps by ~50 µs, and now and then by milliseconds on a busy host.)
-    -> whether it is."""
+    then wakes on time and sleeps exactly, so a slice ends within µs of its budget (a normal
+    thread oversleeps by ~50 µs, on a busy host now and then by milliseconds). The
+    interpreter itself stays a normal process: real-time, it could take a core from a thread
+    of this process that holds the GIL the controller needs to stop it. -> whether it is."""
     try:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))  # 0: this thread, on Linux
         return True
@@ -161,7 +162,9 @@ class Throttle:
             self.credited_ns += credit
             earned = (now - last) / self.factor
             last = now
-            allowance = min(allowance + earned - (cpu - seen) + credit, SLICES_BANKED * slice_ns)
+            # idle time banks a little budget at most; credit (work the chip does in
+            # hardware) always counts in full
+            allowance = min(allowance + earned, SLICES_BANKED * slice_ns) + credit - (cpu - seen)
             seen = cpu
             if allowance > 0:
                 os.kill(self.pid, signal.SIGCONT)
