@@ -12,7 +12,7 @@ from ui_run import card_keys, setup_keys, wait_for_screen, wait_until
 
 PACED_TIMEOUT = 60  # s: a boot or a reply at the chip's speed on a busy 2-core host
 QUIET_S = 0.5  # no I2C write for this long: the board has finished its frame
-PRESS_MS = 250  # a deliberate press (the board at the chip's pace still drops 80 ms taps)
+PRESS_MS = 450  # a deliberate press, short of the 600 ms hold (the board at the chip's pace drops quick taps)
 
 
 def settle(vb, timeout=PACED_TIMEOUT):
