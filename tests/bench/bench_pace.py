@@ -17,7 +17,7 @@ virtual board run with pace="esp32" (croupier.sim.pace), 4-player Lobo 77:
                                                [--pace none]
 
 With --pace none the board runs at full speed and every figure is the interpreter's host CPU
-time scaled by the ESP32 profile's factor (the chip's time for the same work, when nothing
+time scaled by the ESP32 profile's speed ratio (the chip's time for the same work, when nothing
 waits on the line or the flash); the link figures then need the paced line and are left out.
 """
 import argparse
@@ -38,7 +38,8 @@ from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.pace import PROFILES  # noqa: E402
 
 PACE = "esp32"
-FACTOR = PROFILES[PACE].factor
+FACTOR = PROFILES[PACE].factor  # the pacer's: budget = wall time / FACTOR
+RATIO = PROFILES[PACE].speed_ratio  # a full-speed board: host CPU time x RATIO = the chip's time
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 FRAME_QUIET_S = 0.3  # no I2C write for this long: the frame is complete (a paced board
 # may pause between the pages of one frame)
@@ -60,12 +61,13 @@ def credited_s(vb):
 
 def budget_share(vb, seconds):
     """The interpreter's CPU time over `seconds` of wall time, less what the pacer credits
-    back, as a share of the paced budget (wall time / the pace factor)."""
+    back, as a share of the paced budget (wall time / the pace factor); at full speed, the
+    chip's share (host CPU time x the speed ratio / wall time)."""
     pid = vb._proc.pid
     cpu0, credit0, t0 = cpu_s(pid), credited_s(vb), time.monotonic()
     time.sleep(seconds)
     wall = time.monotonic() - t0
-    return (cpu_s(pid) - cpu0 - (credited_s(vb) - credit0)) / (wall / FACTOR)
+    return (cpu_s(pid) - cpu0 - (credited_s(vb) - credit0)) / (wall / (FACTOR if vb.pace else RATIO))
 
 
 class DisplayClock:
@@ -112,7 +114,7 @@ class Stopwatch:
             return None
         if self.paced:
             return done[0] * 1000
-        return (done[1] - self.cpu0) * 1000 * FACTOR
+        return (done[1] - self.cpu0) * 1000 * RATIO
 
 
 def tap(vb, clock, key, ms=80):
@@ -183,7 +185,7 @@ def boot_time(flash, glass, pace):
             time.sleep(0.01)
         if pace:
             return time.monotonic() - started
-        return splash * FACTOR + SPLASH_S
+        return splash * RATIO + SPLASH_S
 
 
 def padded_hello(rid):
@@ -307,7 +309,7 @@ def main():
 
     with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
         print("pace %s: factor %.0f%s\n" % (PACE, FACTOR, "" if paced else
-              " (board at full speed: host CPU time x factor)"))
+              " (board at full speed: host CPU time x the speed ratio, %.0f)" % RATIO))
         time.sleep(3)
         print("### idle (share of the paced CPU budget)\n")
         for where, share in idle(vb, link, args.idle_s).items():

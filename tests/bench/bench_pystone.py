@@ -2,67 +2,48 @@
 calibration"): the figures behind croupier.sim.pace's constants, measured on this machine.
 
 1. micropython-pystone-lowmem on the unix port at full speed, per second of the
-   interpreter's CPU time (the fastest of several runs), and the factor that makes it
-   score 1,300 (ESP32_FACTOR);
-2. what one stop and continue costs the interpreter, slicing a pystone run into
-   back-to-back slices of 100 µs (RESUME_NS);
-3. pystone on a paced board: pystones/s, and per second of the budget it got.
+   interpreter's CPU time (the fastest of several runs), over the ESP32's 1,300: the speed
+   ratio (ESP32_SPEED_RATIO);
+2. pystone on a paced board at the pacer's factor (ESP32_FACTOR): pystones/s over --runs
+   runs, and per second of the budget each got;
+3. the same at other factors (--sweep): the curve the factor was read off.
 
-    .venv/bin/python tests/bench/bench_pystone.py
+    .venv/bin/python tests/bench/bench_pystone.py [--runs 5] [--sweep 70,85,100]
 """
+import argparse
 import os
-import signal
-import subprocess
-import time
+import statistics
 
-from croupier.sim import pace, pystone, toolchain
+from croupier.sim import pace, pystone
 
 TARGET = 1300
-SLICE_S = 100e-6
-LOOPS = 3000
 
 
-def resume_cost():
-    """µs of CPU one SIGSTOP/SIGCONT costs: a sliced run's CPU time less an unsliced one's,
-    per slice (fastest of three each)."""
-    def run(sliced):
-        env = dict(os.environ, MICROPYPATH=str(pystone.source().parent))
-        proc = subprocess.Popen([toolchain.micropython(), "-c", "import pystone_lowmem as p; p.pystones(%d)" % LOOPS],
-                                env=env, stdout=subprocess.DEVNULL)
-        slices = 0
-        if sliced:
-            os.kill(proc.pid, signal.SIGSTOP)
-        while True:
-            if sliced:
-                os.kill(proc.pid, signal.SIGCONT)  # a zombie takes signals too: no race with its end
-                time.sleep(SLICE_S)
-                os.kill(proc.pid, signal.SIGSTOP)
-                slices += 1
-            pid, _, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                proc.returncode = 0
-                return usage.ru_utime + usage.ru_stime, slices
-            if not sliced:
-                time.sleep(0.001)
+def paced_runs(factor, runs):
+    """-> (pystones/s of each run, per second of budget of each) on a board paced at factor."""
+    results = [pystone.run_on_board(pace.ESP32.with_factor(factor)) for _ in range(runs)]
+    return [r["pystones"] for r in results], [r["per_budget"] for r in results]
 
-    pace._realtime()  # exact slices where allowed, as the pacer's own
-    whole = min(run(False)[0] for _ in range(3))
-    costs = []
-    for _ in range(3):
-        cpu, slices = run(True)
-        costs.append((cpu - whole) / max(1, slices) * 1e6)
-    return min(costs)
+
+def spread(values):
+    return "median %d (%d-%d)" % (statistics.median(values), min(values), max(values))
 
 
 def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--sweep", default="70,85,100", help="other factors to try, comma-separated ('' for none)")
+    args = parser.parse_args()
     rate = pystone.cpu_rate(loops=100000)
-    print("- unpaced: %d pystones per CPU-second -> factor %.0f for %d (ESP32_FACTOR = %.0f)"
-          % (rate, rate / TARGET, TARGET, pace.ESP32_FACTOR))
-    print("- one stop and continue costs the interpreter %.0f µs of CPU (RESUME_NS = %d µs)"
-          % (resume_cost(), pace.RESUME_NS / 1000))
-    result = pystone.run_on_board("esp32")
-    print("- paced board: %d pystones/s, %d per second of budget used (%.0f%% of its budget)"
-          % (result["pystones"], result["per_budget"], 100 * result["cpu_share"]))
+    print("- unpaced: %d pystones per CPU-second -> speed ratio %.0f for %d (ESP32_SPEED_RATIO = %.0f)"
+          % (rate, rate / TARGET, TARGET, pace.ESP32_SPEED_RATIO))
+    stones, per_budget = paced_runs(pace.ESP32_FACTOR, args.runs)
+    print("- paced board, factor %.0f (ESP32_FACTOR), %d runs: %s pystones/s; per second of budget used: %s"
+          % (pace.ESP32_FACTOR, args.runs, spread(stones), spread(per_budget)))
+    for factor in [float(f) for f in args.sweep.split(",") if f]:
+        stones, per_budget = paced_runs(factor, 3)
+        print("- factor %.0f, 3 runs: %s pystones/s; per second of budget used: %s"
+              % (factor, spread(stones), spread(per_budget)))
     print("- host load (1 min): %.2f on %d cores" % (os.getloadavg()[0], os.cpu_count()))
 
 

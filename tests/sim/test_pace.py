@@ -20,15 +20,13 @@ print("got", got)
 """
 
 
-def test_the_factor_makes_this_hosts_interpreter_score_as_an_esp32():
-    # per CPU-second of budget: the unix port's pystones per CPU-second over the factor
-    assert 1075 <= pystone.cpu_rate() / ESP32.factor <= 1661
-
-
-def test_a_paced_board_never_runs_faster_than_its_budget_or_an_esp32():
-    result = pystone.run_on_board("esp32")
-    assert result["cpu_share"] <= 1.05, "the board had more CPU time than its budget: %r" % (result,)
-    assert result["pystones"] <= 1661 and result["per_budget"] <= 1661, result
+def test_pystone_on_a_paced_board_scores_as_an_esp32():
+    runs = [pystone.run_on_board("esp32") for _ in range(3)]
+    for run in runs:
+        assert run["cpu_share"] <= 1.05, "the board had more CPU time than its budget: %r" % (run,)
+    # the chip's range (1,075-1,661 reported for an ESP32 at 240 MHz) for the middle of three:
+    # one run of a host busy elsewhere may be slow
+    assert 1075 <= sorted(run["pystones"] for run in runs)[1] <= 1661, runs
 
 
 def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):

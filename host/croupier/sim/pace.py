@@ -6,35 +6,42 @@ the interpreter's CPU time to wall time / factor by stopping (SIGSTOP) and conti
 (SIGCONT) it. It counts the CPU time the interpreter really got, so a busy host makes the
 board slower, never faster. See docs/virtual-board.md, "Pace".
 """
+import copy
 import os
 import signal
 import threading
 import time
 
-# How many times slower than this host's unix port the ESP32 runs bytecode. Measured on
-# the 2-core build machine by tests/bench/bench_pystone.py: micropython-pystone-lowmem on
-# the unix port, unpaced, scores 251,000-263,000 pystones per second of the interpreter's
-# own CPU time (200,000 passes x 6 runs: 263,000; fastest of 5 x 100,000: 260,700) (CPU time from the kernel, not wall time, so the other
-# processes of a busy host do not enter it). Public ESP32 (240 MHz) figures are 1,075-1,661;
-# we aim at 1,300: 263,000 / 1,300 = 203. `croupier sim --pace esp32 --calibrate` checks it.
-ESP32_FACTOR = 203.0
-# CPU time each stop and continue costs the interpreter itself (the kernel's signal work
-# and its return to user mode), measured by tests/bench/bench_pystone.py with back-to-back
-# slices: 29 µs under heavy load, 14 µs under light. Credited back per slice: it is the pacer's cost, not the chip's. What other
-# processes evict from the caches while the board is stopped is not: a busy host makes
-# the board slower.
-RESUME_NS = 29000
+# How many times slower than this host's unix port the ESP32 runs bytecode.
+# micropython-pystone-lowmem on the unix port, unpaced, scores ~260,000 pystones per second of
+# the interpreter's CPU time on the 2-core build machine; public ESP32 (240 MHz) figures are
+# 1,075-1,661, so the chip is ~200 times slower (ESP32_SPEED_RATIO: host CPU time x this =
+# the chip's time for the same bytecode, the figure of a board run at full speed).
+ESP32_SPEED_RATIO = 200.0
+# The pacer's factor (budget = wall time / factor) is smaller: calibrated on the paced board,
+# where pystone scores ~1,300 (tests/bench/bench_pystone.py). Each resume leaves the
+# interpreter slow for a while (on the build VM its caches and the hypervisor's page tables
+# are cold after a stop), so a paced CPU-second does about 40 % of an unpaced one's work; the
+# stop and continue themselves are in it too. `croupier sim --pace esp32 --calibrate` checks it.
+ESP32_FACTOR = 85.0
 
 
 class Profile:
-    """What a paced board emulates. factor: host CPU time x factor = the chip's time.
-    rx_buffer: serial bytes the chip holds before it loses them. Flash (µs): a page program
+    """What a paced board emulates. factor: the pacer's (budget = wall time / factor);
+    speed_ratio: host CPU time x speed_ratio = the chip's time for the same work. rx_buffer: serial bytes the chip holds before it loses them. Flash (µs): a page program
     of 256 bytes at most, the first byte and each further one of a short program, a 4 KiB
     sector erase."""
 
-    def __init__(self, name, factor, baud, rx_buffer, page_us, byte_first_us, byte_us, erase_us):
-        self.name, self.factor, self.baud, self.rx_buffer = name, factor, baud, rx_buffer
+    def __init__(self, name, factor, speed_ratio, baud, rx_buffer, page_us, byte_first_us, byte_us, erase_us):
+        self.name, self.factor, self.speed_ratio = name, factor, speed_ratio
+        self.baud, self.rx_buffer = baud, rx_buffer
         self.page_us, self.byte_first_us, self.byte_us, self.erase_us = page_us, byte_first_us, byte_us, erase_us
+
+    def with_factor(self, factor):
+        """The same profile paced at another factor (to calibrate it)."""
+        other = copy.copy(self)
+        other.factor = factor
+        return other
 
     def flash_timing(self) -> str:
         """The flash figures as the board side reads them (CROUPIER_SIM_FLASH_US)."""
@@ -45,7 +52,7 @@ class Profile:
 # stdin ring (ports/esp32/mphalport.c) behind the UART's 128-byte hardware FIFO; 4 MB
 # SPI NOR flash, figures of the Winbond W25Q32JV datasheet (typical): page program tPP
 # 0.4 ms, byte program tBP1 30 µs + tBP2 2.5 µs per further byte, 4 KB sector erase tSE 45 ms.
-ESP32 = Profile("esp32", ESP32_FACTOR, baud=115200, rx_buffer=260 + 128,
+ESP32 = Profile("esp32", ESP32_FACTOR, ESP32_SPEED_RATIO, baud=115200, rx_buffer=260 + 128,
                 page_us=400, byte_first_us=30, byte_us=2.5, erase_us=45000)
 PROFILES = {"esp32": ESP32}
 
@@ -168,8 +175,7 @@ class Throttle:
             seen = cpu
             if allowance > 0:
                 os.kill(self.pid, signal.SIGCONT)
-                time.sleep((allowance + RESUME_NS) / 1e9)  # it can use at most this much CPU meanwhile
+                time.sleep(allowance / 1e9)  # it can use at most this much CPU meanwhile
                 os.kill(self.pid, signal.SIGSTOP)
                 self.slices += 1
-                self._credit += RESUME_NS
             self._stop.wait(max(period, -allowance * self.factor / 1e9))
