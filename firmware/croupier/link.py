@@ -140,6 +140,7 @@ class Link:
         self._events = []
         self._events_due = asyncio.Event()
         self._in_request = False
+        self._after_answer = None  # work a request leaves for after its answer is out (ack)
         controller.subscribe(self._on_play)
 
     # -- wire -------------------------------------------------------------------------
@@ -243,6 +244,12 @@ class Link:
         finally:
             self._in_request = False
         self._answer(reply)
+        work, self._after_answer = self._after_answer, None
+        if work is not None:
+            try:
+                work()
+            except OSError:
+                pass  # a flash error: the records are kept, a later `ack` deletes them
 
     # -- requests ---------------------------------------------------------------------
 
@@ -351,7 +358,11 @@ class Link:
         if upto > self.journal.last_seq:
             raise RequestError("bad_args", "upto %d is beyond last_seq %d"
                                % (upto, self.journal.last_seq))
-        self.journal.ack(upto)
+        # Deleting the segments and storing `acked` are flash erases and writes (half a
+        # second on the chip): the host waits for the answer, not for them. They are done
+        # before the next request is read, so every later answer knows them.
+        journal = self.journal
+        self._after_answer = lambda: journal.ack(upto)
 
     def _roster(self, request):
         self.controller.roster = list(_names(request["names"], "names", 0))

@@ -4,7 +4,9 @@ with `mpremote fs cp` on the same board in the same run.
     .venv/bin/python tests/bench/bench_sync.py [--pace esp32]
 
 With --pace esp32 the board runs at the ESP32's pace (its own 115200-baud line) and the
-figures add sync's share of the line rate in bytes.
+figures add sync's share of the line rate in bytes. Each copy starts on a settled board (its
+boot drawn, the display quiet), as when a person syncs a box that is on: mpremote's reset
+before the sync is the benchmark's, not the sync's.
 """
 import argparse
 import tempfile
@@ -20,6 +22,22 @@ from croupier.sync import sync
 
 GAMES = [("lobo77", ["Ana", "Ben", "Cleo", "Dev"]), ("basta", ["Ana", "Ben", "Cleo"])] * 4
 JOURNAL_DIR = "import boards\nprint(boards.load().JOURNAL_DIR)"
+SPLASH_QUIET_S = 2.0  # no display write for this long after the firmware's boot event:
+# its splash (1.2 s) is over and the menu drawn
+
+
+def settle(vb, since=0, timeout=60.0):
+    """Wait until the firmware has booted (its `boot` event after output mark `since`) and
+    drawn its splash and menu."""
+    vb.wait_output(b'"ev":"boot"', timeout=timeout, since=since)
+    seen, quiet_since = vb.i2c_bytes, time.monotonic()
+    deadline = quiet_since + timeout
+    while time.monotonic() - quiet_since < SPLASH_QUIET_S:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the board's display never went quiet")
+        time.sleep(0.05)
+        if vb.i2c_bytes != seen:
+            seen, quiet_since = vb.i2c_bytes, time.monotonic()
 
 
 def play_games(link):
@@ -37,7 +55,9 @@ def copy_journal(vb, folder):
     mark, start = vb.mark(), time.monotonic()
     board.run("fs", "cp", "-r", ":" + journal, str(folder))
     elapsed, sent = time.monotonic() - start, vb.mark() - mark
+    mark = vb.mark()
     board.run("reset")
+    settle(vb, since=mark)
     return elapsed, sent
 
 
@@ -61,8 +81,7 @@ def main():
         with VirtualBoard(flash=flash, pace=args.pace) as vb:
             if not args.pace:
                 vb.faults(baud=115200)
-            else:
-                time.sleep(5)  # the paced boot
+            settle(vb)
             cp_time, cp_bytes = copy_journal(vb, Path(tmp) / "journal")
             sync_time, synced, sync_bytes = timed_sync(vb, Path(tmp) / "bench.sqlite3")
     print("%d records in %d games, link at 115200 baud%s" % (

@@ -4,6 +4,10 @@ import time
 
 from fwlink import frame, wait_for_boot
 
+from croupier.commands.demo import script_game
+
+LOG_MAX = 64  # records a `log` page holds at most: a journal segment
+
 HELLO_FIELDS = {"device", "fw", "proto", "board", "boot", "uptime_ms", "log_epoch", "last_seq"}
 
 
@@ -118,6 +122,44 @@ def test_log_paging_and_ack(frames):
     assert [r[0] for r in got] == list(range(1, hello["last_seq"] + 1))
     frames.ok("ack", upto=hello["last_seq"])
     assert frames.ok("log", **{"from": 0, "max": 4})["records"][0][0] >= 1
+
+
+def play_records(frames, fewest):
+    """Scripted Lobo 77 games through the link until the journal holds more than fewest."""
+    seed = 0
+    while frames.ok("hello")["last_seq"] <= fewest:
+        seed += 1
+        frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+        for card in script_game("lobo77", ["Ann", "Bob", "Cy"], seed=seed):
+            frames.ok("play", card=card)
+    return frames.ok("hello")
+
+
+def test_log_pages_fill_to_max_up_to_log_max_across_segments(frames):
+    hello = play_records(frames, 2 * LOG_MAX + 10)
+    assert hello["log_max"] == LOG_MAX, "hello names the most records a page holds"
+    for start in (1, 40, LOG_MAX + 1):  # a page within a segment, one across two, one from the next
+        page = frames.ok("log", **{"from": start, "max": LOG_MAX})["records"]
+        assert [r[0] for r in page] == list(range(start, start + LOG_MAX)), "every page filled to max"
+    # far more than the 2 KB older firmware stopped at: the records stream out as stored
+    assert len(frame({"records": page})) > 2048
+    assert len(frames.ok("log", **{"from": 1, "max": 10 ** 6})["records"]) == LOG_MAX
+    assert len(frames.ok("log", **{"from": 1})["records"]) == 32, "without max: as before"
+    tail = frames.ok("log", **{"from": hello["last_seq"] - 2, "max": LOG_MAX})["records"]
+    assert [r[0] for r in tail] == [hello["last_seq"] - 2, hello["last_seq"] - 1, hello["last_seq"]]
+    assert frames.ok("log", **{"from": hello["last_seq"] + 1})["records"] == []
+
+
+def test_every_answer_after_an_ack_sees_its_segments_deleted(frames):
+    # the deletion follows the ack's answer (flash erases the host need not wait for), and
+    # is done before the next request is read
+    hello = play_records(frames, LOG_MAX + 10)
+    frames.ok("ack", upto=hello["last_seq"])
+    after = frames.ok("hello")
+    assert after["acked"] == hello["last_seq"] and after["last_seq"] == hello["last_seq"]
+    kept = frames.ok("log", **{"from": 0, "max": LOG_MAX})["records"]
+    assert kept[0][0] == 65, "the first segment (records 1-64) is gone, the active one kept"
+    assert kept[-1][0] == hello["last_seq"]
 
 
 def test_hello_says_up_to_which_seq_a_host_acknowledged_and_keeps_it_across_boots(frames, board):
