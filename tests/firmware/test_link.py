@@ -1,8 +1,9 @@
 """The protocol of docs/protocol.md against the firmware on the virtual board, frame by frame."""
 import base64
+import json
 import time
 
-from fwlink import frame, wait_for_boot
+from fwlink import crc_hex, frame, unframe, wait_for_boot
 
 from croupier.commands.demo import script_game
 
@@ -224,3 +225,54 @@ def test_play_events_of_keys_and_requests_come_in_input_order(frames, board):
     assert seqs == list(range(1, 8))
     states = [e["state"]["total"] for e in frames.events if e["ev"] == "play"]
     assert states[-1] == frames.ok("state")["state"]["total"] == 2 + 3 + 4 + 3
+
+
+FLASH_DIES_UNDER_A_PAGE = r'''
+import json
+from ramflash import RamFlash, mount
+from croupier.controller import Controller
+from croupier.journal import Journal
+from croupier.link import Link
+
+
+class Wire:
+    """What the link writes; the flash fails once more than die_after bytes are out."""
+
+    def __init__(self):
+        self.out = bytearray()
+        self.die_after = None
+
+    def write(self, data):
+        self.out += data.encode() if isinstance(data, str) else data
+        if self.die_after is not None and len(self.out) > self.die_after:
+            device.dead = True
+        return len(data)
+
+
+device = mount(RamFlash(blocks=64), fresh=True)
+journal = Journal("/flash/j")
+game = journal.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
+for i in range(100):
+    journal.append(game, "play", "1")
+wire = Wire()
+link = Link(Controller(journal), journal, None, None, None, stdout=wire)
+link.feed(b'@{"cmd":"log","from":1,"id":7,"max":64}')
+intact = bytes(wire.out)
+wire.out, wire.die_after = bytearray(), 300
+link.feed(b'@{"cmd":"log","from":1,"id":8,"max":64}')
+print(json.dumps({"intact": intact.decode(), "cut": bytes(wire.out).decode()}))
+'''
+
+
+def test_a_flash_failing_under_a_streamed_page_cuts_its_line_and_answers_internal(mpy):
+    out = json.loads(mpy(FLASH_DIES_UNDER_A_PAGE).strip().splitlines()[-1])
+    page = unframe(out["intact"].encode())
+    assert [r[0] for r in page["records"]] == list(range(1, 65))
+    cut, answer = out["cut"].encode().splitlines(keepends=True)
+    assert 300 < len(cut) < len(out["intact"]), "the page stopped where the flash failed"
+    body = cut.rstrip(b"\n")[1:]
+    assert crc_hex(body.rpartition(b"|")[0]).encode() != body.rpartition(b"|")[2], \
+        "the cut line fails its CRC: a host drops it"
+    error = unframe(answer)
+    assert (error["id"], error["ok"], error["error"]) == (8, False, "internal")
+    assert "OSError" in error["message"]
