@@ -120,10 +120,10 @@ def pull(link, log_epoch, start, on_page=None, page_max=PAGE_MAX, ahead=False, l
 
     ahead (a board that fills every page, see _page_size): the next page is asked for while
     this one is still on the line, from the seq this one ends at, so the board never idles
-    while the host reads a page and asks again. A page that ended short after all (a damaged
-    segment on the board) leaves the one asked ahead starting past a gap: that one is
-    dropped and asked again. last_seq (the board's, from `hello`): nothing is asked ahead
-    beyond it."""
+    while the host reads a page and asks again. A page that did not end there after all (it
+    skipped the damaged rest of a segment on the board) leaves the one asked ahead not
+    following on: that one is dropped and asked again. last_seq (the board's, from `hello`):
+    nothing is asked ahead beyond it."""
     records, page, after = [], page_max, start - 1
     asked = deque()  # (request id, from, max) of the pages asked and not yet answered
     give_up_at = time.monotonic() + STALL_TIMEOUT
@@ -148,7 +148,7 @@ def pull(link, log_epoch, start, on_page=None, page_max=PAGE_MAX, ahead=False, l
         if answer.get("log_epoch") != log_epoch:
             raise LinkError("the board's journal was wiped or replaced during sync; nothing was stored, "
                             "run sync again")
-        if first != after + 1:  # asked ahead, but the page before it ended short
+        if first != after + 1:  # asked ahead, but the page before did not end where expected
             asked.clear()
             continue
         give_up_at = time.monotonic() + STALL_TIMEOUT

@@ -1,6 +1,6 @@
 """How sync asks for `log` pages: ahead of the answers from a board that fills every page
 (`hello`'s log_max), one at a time from older firmware, and what it does when a page it
-asked ahead for does not follow on.
+asked ahead for does not follow on from the one before.
 
 The far end is a real pseudo-terminal; the test writes the device's bytes into it by hand.
 """
@@ -53,17 +53,19 @@ def test_the_next_page_is_asked_before_this_one_is_answered(wire):
     assert host_bytes() == b"", "nothing is asked beyond the board's last_seq"
 
 
-def test_a_page_asked_ahead_past_a_short_one_is_dropped_and_asked_again(wire):
-    # a damaged segment on the board ends a page short: the page asked ahead of it would
-    # leave a gap, so sync asks again from the record after the short page
+def test_a_page_asked_ahead_that_does_not_follow_on_is_dropped_and_asked_again(wire):
+    # a damaged record on the board's flash makes a page skip the rest of its segment: the
+    # page asked ahead of it then starts before that page's end, and is asked again from
+    # the record after it
     link, device, host_bytes, _ = wire
-    thread, got = pulling(link, page_max=2, ahead=True, last_seq=4)
+    thread, got = pulling(link, page_max=2, ahead=True, last_seq=5)
     assert requests(host_bytes()) == [(1, 1, 2), (2, 3, 2)]
-    device(page(1, [1], 4) + page(2, [3, 4], 4))
-    assert requests(host_bytes()) == [(3, 2, 2), (4, 4, 2)]
-    device(page(3, [2, 3], 4) + page(4, [4], 4))
+    device(page(1, [1, 3], 5) + page(2, [3, 4], 5))
+    # the next page was asked (from 5) before the one from 3 was seen not to follow on
+    assert requests(host_bytes()) == [(3, 5, 2), (4, 4, 2)]
+    device(page(3, [5], 5) + page(4, [4, 5], 5))
     thread.join(5)
-    assert [r[0] for r in got] == [1, 2, 3, 4], "each record once, in order"
+    assert [r[0] for r in got] == [1, 3, 4, 5], "each record once, in order"
 
 
 def test_older_firmware_is_asked_one_page_at_a_time(wire):
