@@ -49,7 +49,8 @@ class Sealer:
     the CRC-32 of text kept running, so nothing the size of the whole line is ever built (a
     head holding a long game, a `log` page). Pieces (a few bytes each) are gathered into
     writes of about _CHUNK bytes: a write per piece cost a system call (on the board a UART
-    or littlefs call) and a CRC step each, hundreds for one `play` event."""
+    or littlefs call) and a CRC step each, hundreds for one `play` event. Pieces are str, or
+    bytes (stored journal text); flush() before switching from one to the other."""
 
     def __init__(self, write):
         self._write = write
@@ -61,17 +62,20 @@ class Sealer:
         self._parts.append(text)
         self._size += len(text)
         if self._size >= _CHUNK:
-            self._flush()
+            self.flush()
 
-    def _flush(self):
-        text = "".join(self._parts)
-        del self._parts[:]
+    def flush(self):
+        parts = self._parts
+        if not parts:
+            return
+        text = parts[0][:0].join(parts)  # "" or b"", as the pieces are
+        del parts[:]
         self._size = 0
         self._write(text)
         self._crc = binascii.crc32(text, self._crc)
 
     def close(self):
-        self._flush()
+        self.flush()
         self._write("|%08x\n" % (self._crc & 0xFFFFFFFF))
 
 
@@ -85,11 +89,17 @@ def write_sealed(value, write):
 
 
 def _payload(line):
-    """The text of a sealed line (bytes, before `|crc`), or None when truncated or corrupt."""
-    if len(line) < 11 or line[-1:] != b"\n" or line[-10:-9] != b"|":
+    """The text of a sealed line (bytes, before `|crc`), or None when truncated or corrupt.
+    Every record a `log` page sends passes here: bytes are compared as integers, and the
+    CRC as a number, so a line costs one slice and no formatting."""
+    n = len(line)
+    if n < 11 or line[n - 1] != 10 or line[n - 10] != 124:  # `\n`, `|`
         return None
-    payload = line[:-10]
-    if crc_hex(payload).encode() != line[-9:-1]:
+    payload = line[:n - 10]
+    try:
+        if binascii.crc32(payload) != int(line[n - 9:n - 1], 16):
+            return None
+    except ValueError:  # not hex
         return None
     return payload
 
@@ -167,6 +177,7 @@ class Journal:
         self._game = Game(*game) if game else None
         self._next_seq = self._segment
         self._in_segment = 0
+        self._closed = None  # first seqs of the closed segments, read once after each change
         try:
             self._write_head(self._segment, game)  # count the boot; the head is otherwise as read
         except OSError:
@@ -193,6 +204,7 @@ class Journal:
         self._archive(old)
 
     def _archive(self, first):
+        self._closed = None
         try:
             os.rename(self._file(_segment_name(first)), self._segment_file(first))
         except OSError:
@@ -376,22 +388,22 @@ class Journal:
         return seq
 
     def _segments(self):
-        """First seqs of the segments, closed ones and the active one, ascending."""
-        firsts = [int(name[:-4]) for name in os.listdir(self._file(_CLOSED))
-                  if name.endswith(".log")]
-        firsts.sort()
-        firsts.append(self._segment)
-        return firsts
+        """First seqs of the segments, closed ones and the active one, ascending. The closed
+        folder is listed only after it changed: a sync asks for page after page, and each
+        listing is a walk through littlefs's metadata."""
+        if self._closed is None:
+            closed = [int(name[:-4]) for name in os.listdir(self._file(_CLOSED))
+                      if name.endswith(".log")]
+            closed.sort()
+            self._closed = closed
+        return self._closed + [self._segment]
 
-    def records(self, from_seq, max_records, max_bytes=None, text=False):
-        """Up to max_records records with seq >= from_seq, oldest first, each
-        [seq, time, game_id, kind, data, [boot, ms]] (or the first five, as older firmware
-        wrote them); with max_bytes, no more once that much journal text is taken (always at
-        least one record). text: each record as the canonical JSON the journal holds (str),
-        for the link to send as it is, instead of parsed: a `log` page then costs no parsing
-        and no writing out again."""
-        out = []
-        size = 0
+    def each_record(self, from_seq, max_records, take):
+        """take(text) for up to max_records records with seq >= from_seq, oldest first: text
+        is the record's canonical JSON as the journal holds it (bytes), so a `log` page goes
+        out as it is stored, with no parsing, no writing out again and no list of it in the
+        heap. A segment's records stop at its first damaged line. -> how many were taken."""
+        taken = 0
         firsts = self._segments()
         for i in range(len(firsts)):
             if i + 1 < len(firsts) and firsts[i + 1] <= from_seq:
@@ -405,11 +417,19 @@ class Journal:
                     payload = _payload(line)
                     if payload is None:
                         break
-                    if int(payload[1:payload.find(b",")]) >= from_seq:  # `[seq,`
-                        out.append(payload.decode() if text else json.loads(payload))
-                        size += len(line)
-                        if len(out) >= max_records or (max_bytes and size >= max_bytes):
-                            return out
+                    if taken or int(payload[1:payload.find(b",")]) >= from_seq:  # `[seq,`
+                        take(payload)
+                        taken += 1
+                        if taken >= max_records:
+                            return taken
+        return taken
+
+    def records(self, from_seq, max_records):
+        """Up to max_records records with seq >= from_seq, oldest first, each
+        [seq, time, game_id, kind, data, [boot, ms]] (or the first five, as older firmware
+        wrote them)."""
+        out = []
+        self.each_record(from_seq, max_records, lambda text: out.append(json.loads(text)))
         return out
 
     def ack(self, upto):
@@ -421,6 +441,7 @@ class Journal:
                 break  # the active segment stays
             end = (firsts[i + 1] if i + 1 < len(firsts) else self._segment) - 1
             if end <= upto:
+                self._closed = None
                 os.remove(self._segment_file(firsts[i]))
         if upto > self.acked:
             head = self._read_head()

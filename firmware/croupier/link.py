@@ -21,8 +21,8 @@ from croupier.rules.canon import check, dump, dumps
 
 PROTO = const(1)
 MAX_LINE = const(1024)  # bytes of a request line, `@` and `|crc` included, newline not
-LOG_PAGE = const(32)  # most records one `log` reply carries
-LOG_BYTES = const(2048)  # and about this much journal text, so a page fits a small heap
+LOG_PAGE = const(64)  # most records one `log` reply carries (`hello`'s log_max): a segment
+LOG_DEFAULT = const(32)  # records of a `log` request without `max` (what protocol 1 began with)
 MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
@@ -53,11 +53,12 @@ class Base64:
 
 
 class Canonical:
-    """A reply value that is a list of values already written as canonical JSON (journal
-    records as stored): sent as they are."""
+    """A reply value that is a list of values already written as canonical JSON, streamed:
+    each(take) calls take(text) for every one (journal records as stored, bytes). They go
+    out as they are read, so a page of any length needs no room in the heap."""
 
-    def __init__(self, texts):
-        self.texts = texts
+    def __init__(self, each):
+        self.each = each
 
 
 class RequestError(Exception):
@@ -139,6 +140,7 @@ class Link:
         self._events = []
         self._events_due = asyncio.Event()
         self._in_request = False
+        self._after_answer = None  # work a request leaves for after its answer is out (ack)
         controller.subscribe(self._on_play)
 
     # -- wire -------------------------------------------------------------------------
@@ -160,7 +162,7 @@ class Link:
             if isinstance(value, Base64):
                 _base64(value.data, piece)
             elif isinstance(value, Canonical):
-                _canonical_list(value.texts, piece)
+                _canonical_list(value.each, sealer)
             else:
                 dump(value, piece)
             sep = ","
@@ -170,12 +172,13 @@ class Link:
     def _answer(self, reply):
         try:
             self.send(reply)
-        except MemoryError:
+        except Exception as exc:  # no memory, or the flash failed under a streamed log page
             # End the half-written line: its CRC cannot match, so the host drops it.
             self._out.write("\n")
             gc.collect()
-            self.send({"id": reply["id"], "ok": False, "error": "internal",
-                       "message": "out of memory for the reply"})
+            message = ("out of memory for the reply" if isinstance(exc, MemoryError)
+                       else "%s: %s" % (type(exc).__name__, exc))
+            self.send({"id": reply["id"], "ok": False, "error": "internal", "message": message})
 
     async def run(self):
         sender = asyncio.create_task(self._send_events_when_due())
@@ -241,6 +244,12 @@ class Link:
         finally:
             self._in_request = False
         self._answer(reply)
+        work, self._after_answer = self._after_answer, None
+        if work is not None:
+            try:
+                work()
+            except OSError:
+                pass  # a flash error: the records are kept, a later `ack` deletes them
 
     # -- requests ---------------------------------------------------------------------
 
@@ -278,6 +287,7 @@ class Link:
         out["log_epoch"] = journal.epoch
         out["last_seq"] = journal.last_seq
         out["acked"] = journal.acked
+        out["log_max"] = LOG_PAGE
         return out
 
     def _hello(self, request):
@@ -334,18 +344,25 @@ class Link:
 
     def _log(self, request):
         start = _int(request.get("from", 0), "from")
-        most = _int(request.get("max", LOG_PAGE), "max", 1)
+        most = min(_int(request.get("max", LOG_DEFAULT), "max", 1), LOG_PAGE)
         journal = self.journal
-        gc.collect()
-        return {"records": Canonical(journal.records(start, min(most, LOG_PAGE), LOG_BYTES, True)),
-                "last_seq": journal.last_seq, "log_epoch": journal.epoch}
+
+        def each(take):
+            journal.each_record(start, most, take)
+
+        return {"records": Canonical(each), "last_seq": journal.last_seq,
+                "log_epoch": journal.epoch}
 
     def _ack(self, request):
         upto = _int(request["upto"], "upto")
         if upto > self.journal.last_seq:
             raise RequestError("bad_args", "upto %d is beyond last_seq %d"
                                % (upto, self.journal.last_seq))
-        self.journal.ack(upto)
+        # Deleting the segments and storing `acked` are flash erases and writes (half a
+        # second on the chip): the host waits for the answer, not for them. They are done
+        # before the next request is read, so every later answer knows them.
+        journal = self.journal
+        self._after_answer = lambda: journal.ack(upto)
 
     def _roster(self, request):
         self.controller.roster = list(_names(request["names"], "names", 0))
@@ -386,13 +403,27 @@ class Link:
                 self._out.write("\n")
 
 
-def _canonical_list(texts, piece):
-    sep = "["
-    for text in texts:
-        piece(sep)
+def _canonical_list(each, sealer):
+    """The JSON list of the texts each(take) gives (bytes), through sealer."""
+    sealer.flush()  # what came before is str
+    items = _Items(sealer.piece)
+    each(items.take)
+    items.piece(b"]" if items.sep == b"," else b"[]")
+    sealer.flush()  # what follows is str
+
+
+class _Items:
+    """take(text): one more item of a JSON list, after the separator it needs."""
+
+    def __init__(self, piece):
+        self.piece = piece
+        self.sep = b"["
+
+    def take(self, text):
+        piece = self.piece
+        piece(self.sep)
         piece(text)
-        sep = ","
-    piece("[]" if sep == "[" else "]")
+        self.sep = b","
 
 
 def _base64(data, piece):

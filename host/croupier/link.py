@@ -173,25 +173,41 @@ class Link:
         timeout = self.timeout if timeout is None else timeout
         if retries is None:
             retries = 4 if cmd in IDEMPOTENT else 0
-        # A damaged frame while waiting is most likely the answer: ask again at once, unless
-        # asking twice could do something twice.
-        impatient = cmd in IDEMPOTENT
         ids = set()  # an answer to any attempt will do
         for attempt in range(retries + 1):
             ids.add(self.send(cmd, **args))
-            answer = self._wait_answer(ids, time.monotonic() + timeout, impatient)
-            if answer is None:
-                self._line_clean = False  # our request may sit on the board as a partial line
-                continue
-            if answer is DAMAGED:
-                continue
-            if answer.get("ok") is True:
+            answer = self._attempt(cmd, ids, timeout)
+            if answer is not None:
                 return answer
-            if answer.get("id") is None and answer.get("error") == "bad_frame":
-                continue  # our request was damaged on the way
-            raise DeviceError(cmd, answer.get("error"), answer.get("message"))
         raise LinkTimeout("no intact answer to %r after %d attempt(s) of %.1f s: is the Croupier firmware running on this port?"
                           % (cmd, retries + 1, timeout))
+
+    def answer(self, cmd, rid, timeout=None):
+        """The `ok` result of request `rid`, sent with send() (maybe before the answers to
+        earlier requests came: the device answers in order). One wait, no retry: DeviceError,
+        or LinkTimeout when no intact answer came within timeout seconds."""
+        timeout = self.timeout if timeout is None else timeout
+        answer = self._attempt(cmd, {rid}, timeout)
+        if answer is None:
+            raise LinkTimeout("no intact answer to %r within %.1f s" % (cmd, timeout))
+        return answer
+
+    def _attempt(self, cmd, ids, timeout):
+        """The `ok` answer to any of ids within timeout seconds, or None when it was lost or
+        the request arrived garbled (it may be sent again); DeviceError when refused."""
+        # A damaged frame while waiting is most likely the answer: ask again at once, unless
+        # asking twice could do something twice.
+        answer = self._wait_answer(ids, time.monotonic() + timeout, cmd in IDEMPOTENT)
+        if answer is None:
+            self._line_clean = False  # our request may sit on the board as a partial line
+            return None
+        if answer is DAMAGED:
+            return None
+        if answer.get("ok") is True:
+            return answer
+        if answer.get("id") is None and answer.get("error") == "bad_frame":
+            return None  # our request was damaged on the way
+        raise DeviceError(cmd, answer.get("error"), answer.get("message"))
 
     def _wait_answer(self, ids, deadline, stop_on_damage):
         while True:

@@ -7,15 +7,17 @@ that do not replay are not stored (nor anything after them), so they are pulled,
 refused, again until the board's journal is mended.
 """
 import time
+from collections import deque
 
 from croupier.link import DeviceError, LinkError, LinkTimeout
 from croupier.rules import Illegal, SetupError, new_game
 from croupier.rules.canon import dumps as canon
 from croupier.scoring import score
 
-PAGE_MAX = 32            # records asked for per `log` request
+PAGE_MAX = 32            # records asked for per `log` request from a board without `log_max`
 PAGE_GROWTH = 4          # records added to the page size after each intact page
-PAGE_TIMEOUT = 1.5       # seconds to wait for one page
+PAGE_TIMEOUT = 1.5       # seconds to wait for one page, and for each record asked:
+RECORD_SECONDS = 0.01    # 115 bytes at 115200 baud (most records are 30 to 60)
 STALL_TIMEOUT = 20       # seconds without an intact page before giving up (a reboot fits)
 
 
@@ -102,14 +104,37 @@ def _check_record(rec, after):
         raise LinkError("the device sent a malformed journal record after seq %s: %r" % (after, rec))
 
 
-def pull(link, log_epoch, start, on_page=None):
-    """Records with seq >= start, page by page; pages shrink while answers get lost.
-    on_page(records pulled, records to pull in all) after each page."""
-    records, page, after = [], PAGE_MAX, start - 1
+def _page_size(hello):
+    """(records to ask per `log` page, whether pages can be asked ahead) of the board that
+    answered `hello`: one that names its `log_max` fills every page to `max` while records
+    remain; older firmware stops a page at 32 records or about 2 KB."""
+    most = hello.get("log_max")
+    if isinstance(most, int) and not isinstance(most, bool) and most >= 1:
+        return most, True
+    return PAGE_MAX, False
+
+
+def pull(link, log_epoch, start, on_page=None, page_max=PAGE_MAX, ahead=False, last_seq=None):
+    """Records with seq >= start, page by page, at most page_max a page; pages shrink while
+    answers get lost. on_page(records pulled, records to pull in all) after each page.
+
+    ahead (a board that fills every page, see _page_size): the next page is asked for while
+    this one is still on the line, from the seq this one ends at, so the board never idles
+    while the host reads a page and asks again. A page that did not end there after all (it
+    skipped the damaged rest of a segment on the board) leaves the one asked ahead not
+    following on: that one is dropped and asked again. last_seq (the board's, from `hello`):
+    nothing is asked ahead beyond it."""
+    records, page, after = [], page_max, start - 1
+    asked = deque()  # (request id, from, max) of the pages asked and not yet answered
     give_up_at = time.monotonic() + STALL_TIMEOUT
     while True:
+        ask_from = asked[-1][1] + asked[-1][2] if asked else after + 1
+        while not asked or (ahead and len(asked) < 2 and last_seq is not None and ask_from <= last_seq):
+            asked.append((link.send("log", max=page, **{"from": ask_from}), ask_from, page))
+            ask_from += page
+        rid, first, most = asked.popleft()
         try:
-            answer = link.call("log", timeout=PAGE_TIMEOUT, retries=0, max=page, **{"from": after + 1})
+            answer = link.answer("log", rid, timeout=PAGE_TIMEOUT + most * RECORD_SECONDS)
         except (LinkTimeout, DeviceError) as exc:
             # a lost page, or a board short of memory for it ("internal", "busy"): ask for less
             if isinstance(exc, DeviceError) and exc.error not in ("internal", "busy"):
@@ -118,12 +143,16 @@ def pull(link, log_epoch, start, on_page=None):
                 raise LinkError("no intact journal page from the board for %d s; nothing was stored, "
                                 "run sync again (%s)" % (STALL_TIMEOUT, exc)) from exc
             page = max(1, page // 2)
+            asked.clear()  # their answers, if they come, answer no request asked from now on
             continue
-        give_up_at = time.monotonic() + STALL_TIMEOUT
-        page = min(PAGE_MAX, page + PAGE_GROWTH)  # grow gently: halve on loss
         if answer.get("log_epoch") != log_epoch:
             raise LinkError("the board's journal was wiped or replaced during sync; nothing was stored, "
                             "run sync again")
+        if first != after + 1:  # asked ahead, but the page before did not end where expected
+            asked.clear()
+            continue
+        give_up_at = time.monotonic() + STALL_TIMEOUT
+        page = min(page_max, page + PAGE_GROWTH)  # grow gently: halve on loss
         page_records = answer.get("records") or []
         for rec in page_records:
             _check_record(rec, after)
@@ -209,7 +238,8 @@ def sync(link, store, on_page=None, now=None):
     report = SyncReport(device, log_epoch)
     stored_last = store.synced_upto(device, log_epoch)
     start = max(0 if stored_last is None else stored_last + 1, hello.get("acked", 0) + 1)
-    pulled = pull(link, log_epoch, start, on_page)
+    page_max, ahead = _page_size(hello)
+    pulled = pull(link, log_epoch, start, on_page, page_max, ahead, hello["last_seq"])
     state = link.call("state").get("state")
     report.pulled = len(pulled)
     newest = pulled[-1] if pulled else None

@@ -1,8 +1,13 @@
 """The protocol of docs/protocol.md against the firmware on the virtual board, frame by frame."""
 import base64
+import json
 import time
 
-from fwlink import frame, wait_for_boot
+from fwlink import crc_hex, frame, unframe, wait_for_boot
+
+from croupier.commands.demo import script_game
+
+LOG_MAX = 64  # records a `log` page holds at most: a journal segment
 
 HELLO_FIELDS = {"device", "fw", "proto", "board", "boot", "uptime_ms", "log_epoch", "last_seq"}
 
@@ -120,6 +125,44 @@ def test_log_paging_and_ack(frames):
     assert frames.ok("log", **{"from": 0, "max": 4})["records"][0][0] >= 1
 
 
+def play_records(frames, fewest):
+    """Scripted Lobo 77 games through the link until the journal holds more than fewest."""
+    seed = 0
+    while frames.ok("hello")["last_seq"] <= fewest:
+        seed += 1
+        frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+        for card in script_game("lobo77", ["Ann", "Bob", "Cy"], seed=seed):
+            frames.ok("play", card=card)
+    return frames.ok("hello")
+
+
+def test_log_pages_fill_to_max_up_to_log_max_across_segments(frames):
+    hello = play_records(frames, 2 * LOG_MAX + 10)
+    assert hello["log_max"] == LOG_MAX, "hello names the most records a page holds"
+    for start in (1, 40, LOG_MAX + 1):  # a page within a segment, one across two, one from the next
+        page = frames.ok("log", **{"from": start, "max": LOG_MAX})["records"]
+        assert [r[0] for r in page] == list(range(start, start + LOG_MAX)), "every page filled to max"
+    # far more than the 2 KB older firmware stopped at: the records stream out as stored
+    assert len(frame({"records": page})) > 2048
+    assert len(frames.ok("log", **{"from": 1, "max": 10 ** 6})["records"]) == LOG_MAX
+    assert len(frames.ok("log", **{"from": 1})["records"]) == 32, "without max: as before"
+    tail = frames.ok("log", **{"from": hello["last_seq"] - 2, "max": LOG_MAX})["records"]
+    assert [r[0] for r in tail] == [hello["last_seq"] - 2, hello["last_seq"] - 1, hello["last_seq"]]
+    assert frames.ok("log", **{"from": hello["last_seq"] + 1})["records"] == []
+
+
+def test_every_answer_after_an_ack_sees_its_segments_deleted(frames):
+    # the deletion follows the ack's answer (flash erases the host need not wait for), and
+    # is done before the next request is read
+    hello = play_records(frames, LOG_MAX + 10)
+    frames.ok("ack", upto=hello["last_seq"])
+    after = frames.ok("hello")
+    assert after["acked"] == hello["last_seq"] and after["last_seq"] == hello["last_seq"]
+    kept = frames.ok("log", **{"from": 0, "max": LOG_MAX})["records"]
+    assert kept[0][0] == 65, "the first segment (records 1-64) is gone, the active one kept"
+    assert kept[-1][0] == hello["last_seq"]
+
+
 def test_hello_says_up_to_which_seq_a_host_acknowledged_and_keeps_it_across_boots(frames, board):
     assert frames.ok("hello")["acked"] == 0, "a fresh journal: no host holds anything"
     frames.ok("new", game="lobo77", players=["Ann", "Bob"])
@@ -182,3 +225,54 @@ def test_play_events_of_keys_and_requests_come_in_input_order(frames, board):
     assert seqs == list(range(1, 8))
     states = [e["state"]["total"] for e in frames.events if e["ev"] == "play"]
     assert states[-1] == frames.ok("state")["state"]["total"] == 2 + 3 + 4 + 3
+
+
+FLASH_DIES_UNDER_A_PAGE = r'''
+import json
+from ramflash import RamFlash, mount
+from croupier.controller import Controller
+from croupier.journal import Journal
+from croupier.link import Link
+
+
+class Wire:
+    """What the link writes; the flash fails once more than die_after bytes are out."""
+
+    def __init__(self):
+        self.out = bytearray()
+        self.die_after = None
+
+    def write(self, data):
+        self.out += data.encode() if isinstance(data, str) else data
+        if self.die_after is not None and len(self.out) > self.die_after:
+            device.dead = True
+        return len(data)
+
+
+device = mount(RamFlash(blocks=64), fresh=True)
+journal = Journal("/flash/j")
+game = journal.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
+for i in range(100):
+    journal.append(game, "play", "1")
+wire = Wire()
+link = Link(Controller(journal), journal, None, None, None, stdout=wire)
+link.feed(b'@{"cmd":"log","from":1,"id":7,"max":64}')
+intact = bytes(wire.out)
+wire.out, wire.die_after = bytearray(), 300
+link.feed(b'@{"cmd":"log","from":1,"id":8,"max":64}')
+print(json.dumps({"intact": intact.decode(), "cut": bytes(wire.out).decode()}))
+'''
+
+
+def test_a_flash_failing_under_a_streamed_page_cuts_its_line_and_answers_internal(mpy):
+    out = json.loads(mpy(FLASH_DIES_UNDER_A_PAGE).strip().splitlines()[-1])
+    page = unframe(out["intact"].encode())
+    assert [r[0] for r in page["records"]] == list(range(1, 65))
+    cut, answer = out["cut"].encode().splitlines(keepends=True)
+    assert 300 < len(cut) < len(out["intact"]), "the page stopped where the flash failed"
+    body = cut.rstrip(b"\n")[1:]
+    assert crc_hex(body.rpartition(b"|")[0]).encode() != body.rpartition(b"|")[2], \
+        "the cut line fails its CRC: a host drops it"
+    error = unframe(answer)
+    assert (error["id"], error["ok"], error["error"]) == (8, False, "internal")
+    assert "OSError" in error["message"]

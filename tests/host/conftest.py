@@ -1,4 +1,5 @@
 """Fixtures for the host tests (record builders live in journal_records.py)."""
+import os
 import time
 
 import pytest
@@ -37,3 +38,28 @@ def utc(monkeypatch):
     yield
     monkeypatch.undo()
     time.tzset()
+
+
+@pytest.fixture
+def wire():
+    """(Link on a pty, function writing device bytes, function reading what the host sent,
+    the link's transcript)."""
+    from croupier.link import Link, open_serial
+
+    master, slave = os.openpty()
+    port = open_serial(os.ttyname(slave))
+    os.set_blocking(master, False)
+    sent = []
+    link = Link(port, transcript=lambda d, b: sent.append((d, b)), timeout=0.5)
+
+    def host_bytes():
+        time.sleep(0.05)
+        try:
+            return os.read(master, 65536)
+        except BlockingIOError:
+            return b""
+
+    yield link, lambda data: os.write(master, data), host_bytes, sent
+    port.close()
+    os.close(master)
+    os.close(slave)

@@ -2,13 +2,11 @@
 
 The far end is a real pseudo-terminal; the test writes the device's bytes into it by hand.
 """
-import os
 import time
 
 import pytest
 
-from croupier.link import (DeviceError, Link, LinkError, LinkTimeout, crc_hex, decode_frame, encode_frame,
-                           open_serial)
+from croupier.link import DeviceError, LinkError, LinkTimeout, crc_hex, decode_frame, encode_frame, open_serial
 
 
 def frame(payload: bytes) -> bytes:
@@ -35,28 +33,6 @@ def test_frames_are_canonical_ascii_with_crc():
 ])
 def test_lines_that_are_not_valid_frames_decode_to_nothing(line):
     assert decode_frame(line) is None
-
-
-@pytest.fixture
-def wire():
-    """(Link on a pty, function writing device bytes, function reading what the host sent)."""
-    master, slave = os.openpty()
-    port = open_serial(os.ttyname(slave))
-    os.set_blocking(master, False)
-    sent = []
-    link = Link(port, transcript=lambda d, b: sent.append((d, b)), timeout=0.5)
-
-    def host_bytes():
-        time.sleep(0.05)
-        try:
-            return os.read(master, 65536)
-        except BlockingIOError:
-            return b""
-
-    yield link, lambda data: os.write(master, data), host_bytes, sent
-    port.close()
-    os.close(master)
-    os.close(slave)
 
 
 def test_answer_is_found_among_noise_events_stale_answers_and_damaged_frames(wire):

@@ -18,7 +18,7 @@ from pathlib import Path
 from croupier.commands.demo import script_game
 from croupier.link import LinkError, connect
 from croupier.store import Store
-from croupier.sync import pull, sync
+from croupier.sync import PAGE_MAX, pull, sync
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 KINDS = ("noise", "reset", "power")
@@ -26,15 +26,25 @@ MAX_ATTEMPTS = 4
 
 
 def board_records(vb):
+    """The records a new database syncs: those after the ones an earlier run acknowledged."""
     with connect(vb.port) as link:
-        return pull(link, link.info["log_epoch"], 0)
+        return pull(link, link.info["log_epoch"], link.info.get("acked", 0) + 1)
 
 
 def play_game(vb, seed):
+    """Games until the board holds more than a `log` page of records no host acknowledged,
+    so that every run's sync takes two pages or more."""
     with connect(vb.port) as link:
-        link.call("new", game="basta", players=PLAYERS)
-        for card in script_game("basta", PLAYERS, seed=seed)[: 40 + seed % 20]:
-            link.call("play", card=card)
+        page = link.info.get("log_max", PAGE_MAX)
+        game = 0
+        while True:
+            hello = link.hello()
+            if hello["last_seq"] - hello.get("acked", 0) > page:
+                return
+            link.call("new", game="basta", players=PLAYERS)
+            for card in script_game("basta", PLAYERS, seed=seed + game)[: 40 + seed % 20]:
+                link.call("play", card=card)
+            game += 1
 
 
 class Fault:
@@ -43,7 +53,7 @@ class Fault:
 
     def __init__(self, vb, kind, rng, seed):
         self.vb, self.kind, self.seed = vb, kind, seed
-        self.after_pages = rng.randint(0, 1)  # every run's sync takes two pages or more
+        self.after_pages = rng.randint(0, 1)  # every run's sync takes two pages or more (play_game)
         self.rates = (rng.uniform(0.0002, 0.002), rng.uniform(0.0002, 0.002))
         self.delay = rng.uniform(0.1, 1.5)  # seconds the board stays off
         self.pages = 0
