@@ -49,15 +49,16 @@ class App:
 
     async def main(self):
         """Start the tasks and run until one fails; True when the app had been up."""
-        from croupier.link import Link
-
         asyncio.get_event_loop().set_exception_handler(self._task_failed)
         self.failed.clear()
         self.up = False
+        shown = self._splash()
         self._start()
         self.controller.resume()
+        from croupier.link import Link
+
         gc.collect()
-        self.ui.splash(time.ticks_ms())
+        self.ui.splash(shown)  # up for the rest of its time: the start-up took some of it
         link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
         tasks = [asyncio.create_task(coro) for coro in (
             self.keypad.run(), self.buzzer.run(), link.run(),
@@ -68,6 +69,17 @@ class App:
         if self.up:
             await asyncio.sleep_ms(RESTART_MS)
         return self.up
+
+    def _splash(self):
+        """The splash on the glass before anything else loads: the box answers power-up at
+        once, and the journal, the game and the UI load while it shows. -> when (ticks_ms)."""
+        from croupier.ui import splash
+
+        fb = self.display
+        fb.fill(0)
+        splash.paint(fb)
+        fb.show()
+        return time.ticks_ms()
 
     def _start(self):
         """The journal, the controller and the UI: made once (again after a failed start).
