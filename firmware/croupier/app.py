@@ -25,8 +25,10 @@ UPTIME_MS = const(3600000)  # how often the journal's uptime takes in ticks_ms (
 class App:
     def __init__(self, board):
         self.board = board
-        # The parts of the crash screen come first, so even a failed start can show it.
+        # The parts of the crash screen come first, so even a failed start can show it; the
+        # splash goes on the display at once: the box answers power-up while the rest loads.
         self.display = board.display()
+        self.splash_at = self._splash()  # ticks_ms; None once a start has taken it
         self.keypad = board.keypad()
         self.buzzer = board.buzzer()
         self.ui = None  # with the journal and the controller: made by _start
@@ -52,7 +54,8 @@ class App:
         asyncio.get_event_loop().set_exception_handler(self._task_failed)
         self.failed.clear()
         self.up = False
-        shown = self._splash()
+        shown = self.splash_at if self.splash_at is not None else self._splash()  # again after a crash
+        self.splash_at = None
         self._start()
         self.controller.resume()
         from croupier.link import Link
@@ -71,8 +74,8 @@ class App:
         return self.up
 
     def _splash(self):
-        """The splash on the glass before anything else loads: the box answers power-up at
-        once, and the journal, the game and the UI load while it shows. -> when (ticks_ms)."""
+        """The splash on the glass before the journal, the game and the UI load: they load
+        while it shows. -> when (ticks_ms)."""
         from croupier.ui import splash
 
         fb = self.display
@@ -125,6 +128,8 @@ class App:
             self.ui.draw(self.display)
             self.display.show()  # sends only the pages that changed
             self.up = True
+            if self.ui.splash_since is None:  # the first screen is up: the boot's own write
+                self.journal.count_boot()
             gc.collect()  # between key presses: keeps the small heap unfragmented
 
     async def _clock(self):

@@ -80,6 +80,10 @@ class Ui:
         self.show(Splash(self))
         self.splash_since = now
         self.buzzer.play("boot")
+        if self.controller.unfinished():  # the game's screen loads while the splash shows
+            from croupier.ui import play  # noqa: F401
+
+            games.load(self.controller.state()["game"])
 
     def home(self):
         """The game in progress exactly where it was, else the game menu."""
