@@ -54,7 +54,9 @@ class App:
         asyncio.get_event_loop().set_exception_handler(self._task_failed)
         self.failed.clear()
         self.up = False
-        shown = self.splash_at if self.splash_at is not None else self._splash()  # again after a crash
+        shown = self.splash_at
+        if shown is None:  # a start after a crash: the splash again
+            shown = self._splash()
         self.splash_at = None
         self._start()
         self.controller.resume()
@@ -122,14 +124,16 @@ class App:
                 self.failed.set()
 
     async def _refresh(self):
+        counted = False  # tried once: a full flash would refuse it at every frame
         while True:
             await self.redraw.wait()
             self.redraw.clear()
             self.ui.draw(self.display)
             self.display.show()  # sends only the pages that changed
             self.up = True
-            if self.ui.splash_since is None:  # the first screen is up: the boot's own write
-                self.journal.count_boot()
+            if not counted and self.ui.splash_since is None:  # the first screen is up
+                self.journal.count_boot()  # the boot's own flash write, left until now
+                counted = True
             gc.collect()  # between key presses: keeps the small heap unfragmented
 
     async def _clock(self):

@@ -30,10 +30,11 @@ def main():
                 shutil.copyfile(filled, flash)
                 seconds.append(boot_time(flash, glass, pace))
             got = [s for s in seconds if s is not None]
+            missed = len(seconds) - len(got)
             print("- journal of %d games (%d records): median %.2f s, max %.2f s (%s)%s" % (
                 games, records, statistics.median(got), max(got),
                 ", ".join("%.2f" % s for s in got),
-                "; %d not within 60 s" % (len(seconds) - len(got)) if len(got) < len(seconds) else ""))
+                "; %d not within 60 s" % missed if missed else ""))
 
 
 if __name__ == "__main__":

@@ -205,7 +205,8 @@ def boot_time(flash, glass, pace):
     if pace:
         return done[0] - power[0]
     gaps = [i for i in range(1, len(writes)) if writes[i][0] - writes[i - 1][0] > SPLASH_S / 2]
-    splash, game = writes[gaps[-1] - 1], writes[gaps[-1]]  # the splash frame's last write; the game's first
+    splash = writes[gaps[-1] - 1]  # the splash frame's last write
+    game = writes[gaps[-1]]  # the game frame's first
     waiting = [cpu for t, cpu in samples if t < game[0]][-1]  # the start-up work done
     return (max((splash[1] - booted[0]) * FACTOR + SPLASH_S, (waiting - booted[0]) * FACTOR)
             + (done[1] - waiting) * FACTOR)
