@@ -71,3 +71,36 @@ def test_boot_py_mounts_the_flash_to_read_it_in_fewer_pieces(board):
     out = Mpremote(board.port).run("exec", READS, timeout=60)
     ported, mounted = [int(n) for n in out.split("reads")[-1].split()[:2]]
     assert 0 < mounted * 3 < ported, (mounted, ported)
+
+
+REMOUNT = r'''
+import json, os, sys, vfs
+from ramflash import RamFlash, Powered
+import flashbdev
+
+out = {}
+flashbdev.bdev = None  # a board without a vfs partition: boot.py leaves the mount alone
+import boot
+out["without"] = "tmp" in os.listdir("/")
+flash = RamFlash(blocks=64)
+device = Powered(flash)
+vfs.VfsLfs2.mkfs(device)
+fs = vfs.VfsLfs2(device)
+with fs.open("/marker", "w") as f:
+    f.write("on the flash")
+flashbdev.bdev = device
+del sys.modules["boot"]
+import boot  # noqa: F811 (boot.py runs again, as at the next reset)
+out["root"] = os.listdir("/")
+out["cwd"] = os.getcwd()
+with open("marker") as f:
+    out["marker"] = f.read()
+print(json.dumps(out))
+'''
+
+
+def test_boot_py_mounts_the_flash_at_the_root_and_never_fails(mpy, tmp_path):
+    (tmp_path / "flashbdev.py").write_text("bdev = None  # the ESP32 port's frozen module\n")
+    out = json.loads(mpy(REMOUNT))
+    assert out["without"], "no flash partition: the mount _boot.py made stays"
+    assert out["root"] == ["marker"] and out["cwd"] == "/" and out["marker"] == "on the flash"
