@@ -25,8 +25,10 @@ UPTIME_MS = const(3600000)  # how often the journal's uptime takes in ticks_ms (
 class App:
     def __init__(self, board):
         self.board = board
-        # The parts of the crash screen come first, so even a failed start can show it.
+        # The parts of the crash screen come first, so even a failed start can show it; the
+        # splash goes on the display at once: the box answers power-up while the rest loads.
         self.display = board.display()
+        self.splash_at = self._splash()  # ticks_ms; None once a start has taken it
         self.keypad = board.keypad()
         self.buzzer = board.buzzer()
         self.ui = None  # with the journal and the controller: made by _start
@@ -49,15 +51,19 @@ class App:
 
     async def main(self):
         """Start the tasks and run until one fails; True when the app had been up."""
-        from croupier.link import Link
-
         asyncio.get_event_loop().set_exception_handler(self._task_failed)
         self.failed.clear()
         self.up = False
+        shown = self.splash_at
+        if shown is None:  # a start after a crash: the splash again
+            shown = self._splash()
+        self.splash_at = None
         self._start()
         self.controller.resume()
+        from croupier.link import Link
+
         gc.collect()
-        self.ui.splash(time.ticks_ms())
+        self.ui.splash(shown)  # up for the rest of its time: the start-up took some of it
         link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
         tasks = [asyncio.create_task(coro) for coro in (
             self.keypad.run(), self.buzzer.run(), link.run(),
@@ -68,6 +74,17 @@ class App:
         if self.up:
             await asyncio.sleep_ms(RESTART_MS)
         return self.up
+
+    def _splash(self):
+        """The splash on the glass before the journal, the game and the UI load: they load
+        while it shows. -> when (ticks_ms)."""
+        from croupier.ui import splash
+
+        fb = self.display
+        fb.fill(0)
+        splash.paint(fb)
+        fb.show()
+        return time.ticks_ms()
 
     def _start(self):
         """The journal, the controller and the UI: made once (again after a failed start).
@@ -107,12 +124,16 @@ class App:
                 self.failed.set()
 
     async def _refresh(self):
+        counted = False  # tried once: a full flash would refuse it at every frame
         while True:
             await self.redraw.wait()
             self.redraw.clear()
             self.ui.draw(self.display)
             self.display.show()  # sends only the pages that changed
             self.up = True
+            if not counted and self.ui.splash_since is None:  # the first screen is up
+                self.journal.count_boot()  # the boot's own flash write, left until now
+                counted = True
             gc.collect()  # between key presses: keeps the small heap unfragmented
 
     async def _clock(self):

@@ -3,8 +3,8 @@
 # Layout of the journal folder:
 #   head                   one sealed line: the log epoch, the boot counter, which segment is
 #                          active, and a snapshot of the unfinished game as it was when that
-#                          segment began. Rewritten (temp file, then rename) at each boot and
-#                          when a segment is closed.
+#                          segment began. Rewritten (temp file, then rename) once each boot
+#                          (count_boot) and when a segment is closed.
 #   00000065.log           the active segment, named by the seq of its first record; one
 #                          sealed record per line: canon JSON `[seq, time, game_id, kind,
 #                          data, [boot, ms]]` (journals written before [boot, ms] was added
@@ -168,9 +168,13 @@ class Journal:
         self._ticks = time.ticks_ms()  # uptime_ms(): ms since this boot, past ticks_ms wraps
         self._uptime = 0
         self._ensure_dir()
-        head = self._read_head() or self._rebuilt_head()
+        head = self._read_head()
+        rebuilt = head is None
+        if rebuilt:
+            head = self._rebuilt_head()
         self.epoch = head["epoch"]
-        self.boots = head["boots"] + 1
+        self.boots = head["boots"] + 1  # on the flash once count_boot() has run
+        self._counted = False
         self.acked = head.get("acked", 0)  # the highest seq a host acknowledged (`ack`)
         self._segment = head["segment"]  # first seq of the active segment
         game = head["game"]
@@ -178,10 +182,11 @@ class Journal:
         self._next_seq = self._segment
         self._in_segment = 0
         self._closed = None  # first seqs of the closed segments, read once after each change
-        try:
-            self._write_head(self._segment, game)  # count the boot; the head is otherwise as read
-        except OSError:
-            pass  # a full flash: this boot goes uncounted, the link still comes up to sync
+        if rebuilt:  # what the next boot reads: written now, before the scan changes game
+            try:
+                self._write_head(self._segment, game)
+            except OSError:
+                pass  # a full flash: rebuilt again at the next boot
         for name in os.listdir(self.path):  # a segment closed just before a power cut
             if name.endswith(".log") and int(name[:-4]) != self._segment:
                 self._archive(int(name[:-4]))
@@ -325,13 +330,24 @@ class Journal:
                 self._game.apply(kind, data)
 
     def _write_head(self, segment, game):
-        """Point the head at segment (its first seq), with game: the snapshot it starts from."""
+        """Point the head at segment (its first seq), with game: the snapshot it starts from.
+        It counts this boot too."""
         head = {"epoch": self.epoch, "boots": self.boots, "segment": segment, "game": game,
                 "acked": self.acked}
         name = self._file(_HEAD)
         with open(name + _TMP, "wb") as f:
             write_sealed(head, f.write)
         os.rename(name + _TMP, name)
+        self._counted = True
+
+    def _rewrite_head(self):
+        """The head as the flash holds it, with this boot's boots and acked."""
+        head = self._read_head()
+        if head is not None:
+            try:
+                self._write_head(head["segment"], head["game"])
+            except OSError:
+                pass  # a full flash: known until the next boot; the records are kept
 
     # -- the journal API --------------------------------------------------------------
 
@@ -362,11 +378,21 @@ class Journal:
             return None
         return int(time.time()) + self._clock_offset
 
+    def count_boot(self):
+        """Put this boot on the flash (`boots` in the head). Not done while the box starts:
+        littlefs's first write after mounting scans every file for free blocks, which grows
+        with the games stored. The app calls it once the first screen is up; an append
+        calls it first, so no record carries a boot the head does not count. A full flash:
+        this boot goes uncounted, the link still comes up to sync."""
+        if not self._counted:
+            self._rewrite_head()
+
     def append(self, game_id, kind, data, abandon=None):
         """Write one record and return its seq once it is durable. game_id None: the record
         starts a game whose id is its own seq; abandon: the id of the unfinished game it
         replaces, whose `abandon` record goes into the same write, so both land or neither.
         JournalError when the flash refuses it: then nothing was written."""
+        self.count_boot()
         seq, now, stamp = self._next_seq, self.now(), [self.boots, self.uptime_ms()]
         records = [] if abandon is None else [[seq, now, abandon, "abandon", None, stamp]]
         seq += len(records)
@@ -444,13 +470,8 @@ class Journal:
                 self._closed = None
                 os.remove(self._segment_file(firsts[i]))
         if upto > self.acked:
-            head = self._read_head()
             self.acked = upto
-            if head is not None:
-                try:
-                    self._write_head(head["segment"], head["game"])  # the same head, with acked
-                except OSError:
-                    pass  # a full flash: acked is known until the next boot, records are kept
+            self._rewrite_head()
 
     def resume(self):
         """(game_id, setup, actions) of the unfinished game, or None. actions: [kind, data]

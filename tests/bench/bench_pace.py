@@ -171,21 +171,47 @@ def fill_journal(flash, games):
 
 
 def boot_time(flash, glass, pace):
-    """Seconds from the interpreter's start to the resumed game on the glass; at full speed
-    the CPU time it took to the splash, times the factor, plus the splash's wall time."""
-    started = time.monotonic()
-    with VirtualBoard(flash=flash, pace=pace) as vb:
+    """Seconds from the interpreter's start to the resumed game on the glass (the last I2C
+    write of its frame), or None.
+
+    Paced: wall time from the interpreter's spawn. At full speed, the chip's time for the
+    same work: the firmware's CPU time from the moment the emulation has mounted the flash
+    (before it: the unix port's and the emulation's own start-up, standing for the chip's
+    ROM bootloader and MicroPython's C init, which pace does not charge either), times the
+    speed ratio; the splash's wall time counts where the firmware waits for it. The start-up
+    work runs under the splash, so: max(to the splash on the glass + SPLASH_S, to the end
+    of that work) + from the splash's end to the game's frame."""
+    writes, power = [], []  # (time, cpu s) of each I2C write; the spawn's time
+    booted = []  # cpu s when the flash was mounted
+
+    def on_event(event, data):
+        if event == "power" and data:
+            power.append(time.monotonic())
+        elif event == "boot":
+            booted.append(cpu_s(vb._proc.pid))
+        elif event == "display":
+            writes.append((time.monotonic(), cpu_s(vb._proc.pid)))
+
+    vb = VirtualBoard(flash=flash, pace=pace)
+    vb.subscribe(on_event)
+    samples = []  # (time, cpu s) every 10 ms: the board's CPU while it waits for the splash
+    with vb:
         deadline = time.monotonic() + 60
-        splash = None
         while vb.glass() != glass:
-            if splash is None and b'"ev":"boot"' in vb.output():
-                splash = cpu_s(vb._proc.pid)  # the link is up: the splash is on
             if time.monotonic() > deadline:
                 return None
+            samples.append((time.monotonic(), cpu_s(vb._proc.pid)))
             time.sleep(0.01)
-        if pace:
-            return time.monotonic() - started
-        return splash * RATIO + SPLASH_S
+        time.sleep(FRAME_QUIET_S)  # the frame's last write
+    done = writes[-1]
+    if pace:
+        return done[0] - power[0]
+    gaps = [i for i in range(1, len(writes)) if writes[i][0] - writes[i - 1][0] > SPLASH_S / 2]
+    splash = writes[gaps[-1] - 1]  # the splash frame's last write
+    game = writes[gaps[-1]]  # the game frame's first
+    waiting = [cpu for t, cpu in samples if t < game[0]][-1]  # the start-up work done
+    return (max((splash[1] - booted[0]) * RATIO + SPLASH_S, (waiting - booted[0]) * RATIO)
+            + (done[1] - waiting) * RATIO)
 
 
 def padded_hello(rid):

@@ -41,14 +41,18 @@ class Trial:
         self.device = mount(self.flash, fresh=True)
         self.all = []  # every record confirmed so far, acked ones included
         self.cuts = 0
+        self.power_ups = 0
+        self.boot_of = {}  # boot number in the records' [boot, ms] -> the power-up that wrote them
         self.extras = 0  # records of an interrupted operation that survived
         self.power_up()
 
     def power_up(self):
         while True:
+            self.power_ups += 1
             try:
                 self.device = mount(self.flash)
                 self.journal = Journal(self.path + "/journal")
+                self.opened_at = self.journal.last_seq  # later records: resume() wrote them
                 self.ctrl = Controller(self.journal)
                 self.ctrl.resume()
                 if not self.device.dead:
@@ -77,9 +81,19 @@ class Trial:
     def confirm(self):
         """Take the records the last operation wrote into the confirmed list."""
         first = self.all[-1][0] + 1 if self.all else 1
-        self.all.extend(self.journal.records(first, 100))
+        self.take(self.journal.records(first, 100), self.power_ups)
+
+    def take(self, records, power_up):
+        """Add records power-up number power_up wrote to the confirmed list; a boot number
+        two power-ups stamped fails."""
+        for record in records:
+            boot = record[5][0]
+            assert self.boot_of.setdefault(boot, power_up) == power_up, (
+                "two power-ups stamped boot %d" % boot, record)
+        self.all.extend(records)
 
     def run_until_cut(self):
+        self.running = self.power_ups
         self.flash.cut_at = self.flash.writes + self.rnd.randint(1, 90)
         while True:
             try:
@@ -112,7 +126,8 @@ class Trial:
         for i in range(len(survivors)):
             assert survivors[i][0] == last + 1 + i
         self.extras += len(survivors)
-        self.all = confirmed + survivors
+        for record in survivors:  # of the operation the cut hit, or resume()'s `end`
+            self.take([record], self.power_ups if record[0] > self.opened_at else self.running)
         expected = replay_state(self.all)
         assert self.ctrl.state() == expected, ("resumed state differs", self.ctrl.state(), expected)
 
@@ -126,6 +141,7 @@ def main():
         trial.check_after_power_up()
     print(json.dumps({"cuts": trial.cuts, "records": len(trial.all), "extras": trial.extras,
                       "last_seq": trial.journal.last_seq, "boots": trial.journal.boots,
+                      "stamped_boots": len(trial.boot_of), "power_ups": trial.power_ups,
                       "writes": trial.flash.writes}))
 
 

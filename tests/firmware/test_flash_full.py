@@ -6,10 +6,13 @@ from pathlib import Path
 from croupier.deploy import Mpremote
 from fwlink import frames_on
 
-# Sent to the raw REPL (mpremote interrupts the firmware) with flashfill.py's functions.
+# Sent to the raw REPL (mpremote interrupts the firmware) with flashfill.py's functions. The
+# journal's folder is filled too: a small file lives in its folder's own metadata block
+# (littlefs's inline files, up to the cache size boot.py mounts with), so an append to the
+# journal's active segment can still fit there when only the root is full.
 FLASHFILL = (Path(__file__).parent / "flashfill.py").read_text()
-FILL = FLASHFILL + '\nprint("filled", fill(""))\n'
-FREE = FLASHFILL + '\nfree("")\n'
+FILL = FLASHFILL + '\nprint("filled", fill("") + fill("/journal"))\n'
+FREE = FLASHFILL + '\nfree("")\nfree("/journal")\n'
 ERROR_TUNE_HZ = 220  # the first note of the buzzer's "error" tune
 
 

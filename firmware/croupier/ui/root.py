@@ -13,9 +13,9 @@ import gc
 import sys
 from time import ticks_diff
 
-import croupier
 from croupier.rules import GAMES
 from croupier.ui import draw, games
+from croupier.ui.splash import Splash
 
 SPLASH_MS = 1200
 ERROR_MS = 2000
@@ -46,21 +46,6 @@ def _drop_game_modules(keep=None):
     _drop_modules("croupier.ui", [h for h in HELPERS if not hasattr(used, h)])
 
 
-class Splash:
-    def __init__(self, ui):
-        self.ui = ui
-
-    def key(self, k, hold):
-        ui = self.ui
-        ui.home()  # any key skips the splash, and counts as over an announcement
-        if ui._dismiss(k):
-            ui.screen.key(k, hold)
-
-    def draw(self, fb):
-        draw.text2x(fb, "CROUPIER", 14)
-        draw.text_center(fb, "v" + croupier.VERSION, 38)
-
-
 class Ui:
     def __init__(self, controller, buzzer, on_change=None, clock=None):
         self.controller, self.buzzer = controller, buzzer
@@ -89,11 +74,16 @@ class Ui:
         self.on_change()
 
     def splash(self, now):
+        """The splash, up since now (ticks_ms): the app drew it then, before the Ui loaded."""
         self.now = now
         self.playing = False
         self.show(Splash(self))
         self.splash_since = now
         self.buzzer.play("boot")
+        if self.controller.unfinished():  # the game's screen loads while the splash shows
+            from croupier.ui import play  # noqa: F401
+
+            games.load(self.controller.state()["game"])
 
     def home(self):
         """The game in progress exactly where it was, else the game menu."""

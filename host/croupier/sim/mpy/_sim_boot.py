@@ -18,8 +18,8 @@ import _sim_stdio
 _sim_stdio.install()  # first: everything from here on prints as on a board
 ch.connect(ch.env("SOCK"))
 import machine  # noqa: E402,F401 (imported before / becomes the flash: it lives on the host)
-import _sim_flash  # noqa: E402
 import _sim_wake  # noqa: E402
+from flashbdev import bdev  # noqa: E402 (the port's frozen module; opens the image while / is the host's)
 
 _in = sys.stdin.buffer
 _out = _sim_stdio.stdout
@@ -54,13 +54,12 @@ def getc():
 
 
 def mount():
-    flash = _sim_flash.Flash(ch.env("FLASH"))
     try:
-        fs = vfs.VfsLfs2(flash)
+        fs = vfs.VfsLfs2(bdev)
     except OSError:  # what the ESP32's _boot.py does with an unreadable filesystem
         print("Performing initial setup")
-        vfs.VfsLfs2.mkfs(flash)
-        fs = vfs.VfsLfs2(flash)
+        vfs.VfsLfs2.mkfs(bdev)
+        fs = vfs.VfsLfs2(bdev)
         ch.send(70, 0, 0)  # 'F' formatted
     vfs.umount("/")  # the host's filesystem: from here on the board sees only its flash
     vfs.mount(fs, "/")

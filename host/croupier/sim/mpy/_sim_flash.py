@@ -36,9 +36,11 @@ class Flash:
         if blocks is None:
             blocks = self._f.seek(0, 2) // BLOCK
         self.blocks = blocks
+        self.reads = 0  # readblocks calls: what littlefs's cache settings save (tests)
 
     def readblocks(self, block, buf, offset=0):
         t = ticks_us()
+        self.reads += 1
         self._f.seek(block * BLOCK + offset)
         self._f.readinto(buf)
         ch.spent(t)

@@ -1,0 +1,22 @@
+# Runs at every reset, before main.py and before the REPL that mpremote uses: mount the
+# flash again with larger littlefs caches. The port's _boot.py mounts it with littlefs's
+# smallest settings: 128-byte caches filled in 32-byte reads, which walk each directory's
+# metadata log back 32 bytes at a time (an import cost ~1,000 flash reads), and a lookahead
+# window of 256 blocks, half the partition (each refill of the window scans every file).
+# progsize stays 32, as the filesystem was formatted. Costs ~2 KB of heap, 1 KB per open file.
+import os
+import vfs
+from flashbdev import bdev
+
+# Nothing here may raise: a boot.py that fails keeps main.py from running.
+try:
+    fs = vfs.VfsLfs2(bdev, readsize=256, progsize=32, lookahead=64)
+except Exception:  # no vfs partition (bdev None), or unreadable: what _boot.py did stands
+    fs = None
+if fs is not None:
+    try:
+        vfs.umount("/")
+    except OSError:
+        pass  # nothing was mounted there
+    vfs.mount(fs, "/")
+    os.chdir("/")
