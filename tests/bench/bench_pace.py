@@ -11,10 +11,13 @@ virtual board run with pace="esp32" (croupier.sim.pace), 4-player Lobo 77:
 4. link: --requests requests of 1,024 bytes (the protocol maximum) sent at line rate while
    keys are pressed, each answered intact; then 1,500 hostile lines at line rate, and how
    long after the last one the board answers `hello`, its state unchanged;
-5. undo and redo by keys right after a round of 200 cards.
+5. undo and redo by keys right after a round of 200 cards;
+6. key mashing: --mash-keys keys (whole games of Lobo 77 with an undo and a redo now and
+   then) pressed at a player's pace without waiting for the screen, presses of 80-250 ms:
+   every press handled, in order (the journal holds exactly the inputs typed), no crash.
 
     .venv/bin/python tests/bench/bench_pace.py [--cards 40] [--games 1000] [--requests 100]
-                                               [--pace none]
+                                               [--mash-keys 2000] [--pace none]
 
 With --pace none the board runs at full speed and every figure is the interpreter's host CPU
 time scaled by the ESP32 profile's factor (the chip's time for the same work, when nothing
@@ -32,7 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 from fwlink import frame, frames_on  # noqa: E402
-from ui_run import game_keys, press_keys, random_game, setup_keys  # noqa: E402
+from test_mash import read_journal, replay_journal  # noqa: E402
+from ui_run import HOLD_MS, card_keys, game_keys, press_keys, random_game, setup_keys, wait_until  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.pace import PROFILES  # noqa: E402
@@ -286,6 +290,86 @@ def undo_redo_after_round(vb, link, clock):
     return undo, clock.frame_done(held)
 
 
+MASH_PRESS_MS = (80, 250)  # a player's presses, short of the 600 ms hold
+MASH_GAP_MS = (60, 150)
+MASH_UNDO = 0.1  # share of quiet cards followed by an undo and a redo (a long press)
+
+
+def mash_game(seed):
+    """A whole 4-player Lobo 77 game by keys, now and then an undo and a redo after a card
+    nothing was announced for: -> (keys, the journal records they make: (kind, card))."""
+    cards, _, effects = random_game("lobo77", 4, {}, seed=seed)
+    rng = random.Random(seed)
+    keys, records = [], []
+    for card, found in zip(cards, effects):
+        keys += card_keys("lobo77", card).split()
+        records.append(("play", card))
+        if found:
+            keys.append("ok")  # closes the announcement
+        elif rng.random() < MASH_UNDO:
+            keys += ["undo", "undo!"]
+            records += [("undo", None), ("redo", None)]
+    return keys, records
+
+
+def mash(vb, link, count, seed=1):
+    """Mash whole games' keys until at least count keys are pressed; -> (keys pressed, records expected,
+    records the journal holds in order up to the first difference, the first difference or
+    None, whether the board crashed)."""
+    rng = random.Random(seed)
+    pressed = expected_n = matched = 0
+    first_diff = None
+    game = 0
+    while pressed < count:
+        game += 1
+        keys, expected = mash_game(seed * 1000 + game)
+        since = link.ok("hello")["last_seq"]
+        link.ok("new", game="lobo77", players=PLAYERS)
+        time.sleep(1)
+        for key in keys:
+            hold = key.endswith("!")
+            ms = HOLD_MS if hold else rng.randint(*MASH_PRESS_MS)
+            vb.press(key.rstrip("!"), ms=ms, gap=rng.randint(*MASH_GAP_MS))
+        pressed += len(keys)
+        expected_n += len(expected)
+
+        def inputs():  # the game's inputs in the journal (after its `new`)
+            return [(r[3], r[4] if r[3] == "play" else None) for r in read_journal(link)
+                    if r[0] > since + 1 and r[3] in ("play", "undo", "redo")]
+
+        try:
+            got = wait_until(lambda: len(inputs()) >= len(expected) and inputs(), 120,
+                             "the game's %d inputs" % len(expected))
+        except AssertionError:
+            got = inputs()
+        same = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+        matched += same
+        if (same < len(expected) or len(got) != len(expected)) and first_diff is None:
+            first_diff = "game %d, record %d: %s, expected %s" % (
+                game, same + 1, got[same] if same < len(got) else "nothing",
+                expected[same] if same < len(expected) else "nothing")
+    state = link.ok("state")["state"]
+    replayed = replay_journal(read_journal(link))
+    sound = (replayed is None and (state is None or state["over"])) or (
+        replayed is not None and replayed.state() == state)
+    output = vb.output()
+    crashed = b"Traceback" in output or b"CRASH" in output
+    return pressed, expected_n, matched, first_diff, crashed, sound
+
+
+def mash_figures(args, pace):
+    with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
+        time.sleep(3)
+        started = time.monotonic()
+        pressed, expected, matched, first_diff, crashed, sound = mash(vb, link, args.mash_keys)
+        print("\n### key mashing (%d keys, presses of %d-%d ms, gaps of %d-%d ms)\n" % (
+            pressed, MASH_PRESS_MS[0], MASH_PRESS_MS[1], MASH_GAP_MS[0], MASH_GAP_MS[1]))
+        print("- %d of %d journal records as typed, in order%s; %s; journal replay %s; %.0f s" % (
+            matched, expected, "" if first_diff is None else " (first difference: %s)" % first_diff,
+            "CRASHED" if crashed else "no crash", "equals the state" if sound else "DIFFERS",
+            time.monotonic() - started))
+
+
 def summary(values):
     got = [v for v in values if v is not None]
     if not got:
@@ -300,6 +384,7 @@ def main():
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--idle-s", type=float, default=10.0)
+    parser.add_argument("--mash-keys", type=int, default=2000, help="0: no key mashing")
     parser.add_argument("--pace", default=PACE, choices=(PACE, "none"))
     args = parser.parse_args()
     pace = None if args.pace == "none" else PACE
@@ -329,6 +414,8 @@ def main():
 
     if paced:
         link_figures(args)
+    if args.mash_keys:
+        mash_figures(args, pace)
     print("\n### boot (interpreter start to the resumed game on the glass)\n")
     with tempfile.TemporaryDirectory() as tmp:
         for games in (1, args.games):
