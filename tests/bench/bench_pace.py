@@ -357,9 +357,31 @@ def mash(vb, link, count, seed=1):
     return pressed, expected_n, matched, first_diff, crashed, sound
 
 
+def scan_cost(vb, seconds=3.0):
+    """Host CPU per keypad period (10 ms) while a key is held past its hold time, less the
+    same time with every key up (the keypad asleep), less the pacer's credit: -> µs."""
+    def used():
+        pid = vb._proc.pid
+        cpu0, credit0, t0 = cpu_s(pid), credited_s(vb), time.monotonic()
+        time.sleep(seconds)
+        return (cpu_s(pid) - cpu0 - (credited_s(vb) - credit0)) / (time.monotonic() - t0)
+
+    idle = used()
+    vb.key_down("5")  # its long press is handled before the measurement starts
+    time.sleep(1.0)
+    held = used()
+    vb.key_up("5")
+    time.sleep(1.0)
+    return (held - idle) / 100 * 1e6
+
+
 def mash_figures(args, pace):
     with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
         time.sleep(3)
+        us = scan_cost(vb)
+        print("\n### keypad scan while a key is held\n")
+        print("- %.0f µs of host CPU per 10 ms period%s = %.1f ms of chip time (x %.0f)" % (
+            us, " less the pacer's credit" if pace else "", us * FACTOR / 1000, FACTOR))
         started = time.monotonic()
         pressed, expected, matched, first_diff, crashed, sound = mash(vb, link, args.mash_keys)
         print("\n### key mashing (%d keys, presses of %d-%d ms, gaps of %d-%d ms)\n" % (
