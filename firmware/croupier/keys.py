@@ -4,9 +4,10 @@
 # nothing. A short press is reported on release, a long press once when HOLD_MS has passed
 # (its release is then swallowed). Keys wait in a preallocated ring; the scan loop allocates
 # nothing. A scan reads the pins into a bit mask and spends bytecode only on the keys that
-# are changing, settling or waiting for their hold: every 10 ms while a key is down, the
-# chip must not spend its time on keys at rest. With every key up and settled nothing is scanned: all rows are driven low and a
-# falling edge on any column (a pin interrupt) wakes the scan, so an idle keypad costs no CPU.
+# are changing, settling or waiting for their hold: it runs every 10 ms while a key is down,
+# and the chip must not spend that time on keys at rest. With every key up and settled
+# nothing is scanned: all rows are driven low and a falling edge on any column (a pin
+# interrupt) wakes the scan, so an idle keypad costs no CPU.
 from micropython import const
 import asyncio
 import time
@@ -100,38 +101,41 @@ class Keypad:
         self._last_scan = now
 
     def _track(self, k, down, now):
+        """Debounce key k; keeps its bits in _down and _busy up to date."""
         state = self._state[k]
         bit = 1 << k
         if down == (state != _UP):
             self._pending[k] = 0
             self._since[k] = now  # the last sample at the settled level
-            if state != _DOWN:
-                self._busy &= ~bit  # a glitch that went away
-            elif time.ticks_diff(now, self._pressed_at[k]) >= HOLD_MS:
-                self._state[k] = _HELD
-                self._push(k, True)
-                self._busy &= ~bit
-            return
-        seen = self._pending[k] + 1
-        if seen == 1:  # the scan before this one saw the settled level last
-            self._since[k] = self._last_scan
-        self._pending[k] = seen if seen < 255 else 255
-        self._busy |= bit
-        # Two samples in a row, and DEBOUNCE_MS since the old level was last seen: a
-        # scan delayed by a busy loop still counts the time the key really was stable.
-        if seen >= 2 and time.ticks_diff(now, self._since[k]) >= DEBOUNCE_MS:
-            self._pending[k] = 0
-            self._since[k] = now
-            if down:
-                self._state[k] = _DOWN
-                self._pressed_at[k] = now
-                self._down |= bit  # stays busy: its hold time runs
-            else:
-                self._state[k] = _UP
-                self._down &= ~bit
-                self._busy &= ~bit
-                if state == _DOWN:
-                    self._push(k, False)
+        else:
+            seen = self._pending[k] + 1
+            if seen == 1:  # the scan before this one saw the settled level last
+                self._since[k] = self._last_scan
+            self._pending[k] = seen if seen < 255 else 255
+            # Two samples in a row, and DEBOUNCE_MS since the old level was last seen: a
+            # scan delayed by a busy loop still counts the time the key really was stable.
+            if seen >= 2 and time.ticks_diff(now, self._since[k]) >= DEBOUNCE_MS:
+                self._pending[k] = 0
+                self._since[k] = now
+                if down:
+                    self._state[k] = _DOWN
+                    self._pressed_at[k] = now
+                    self._down |= bit
+                    self._busy |= bit  # its hold time runs
+                else:
+                    self._state[k] = _UP
+                    self._down &= ~bit
+                    self._busy &= ~bit
+                    if state == _DOWN:
+                        self._push(k, False)
+                return
+        if state == _DOWN and time.ticks_diff(now, self._pressed_at[k]) >= HOLD_MS:
+            self._state[k] = state = _HELD
+            self._push(k, True)
+        if self._pending[k] or state == _DOWN:
+            self._busy |= bit
+        else:
+            self._busy &= ~bit
 
     def _edge(self, pin):
         self._pressed.set()
