@@ -3,8 +3,11 @@
 # old level has not been seen for DEBOUNCE_MS), so fast typing with overlapping presses loses
 # nothing. A short press is reported on release, a long press once when HOLD_MS has passed
 # (its release is then swallowed). Keys wait in a preallocated ring; the scan loop allocates
-# nothing. With every key up and settled nothing is scanned: all rows are driven low and a
-# falling edge on any column (a pin interrupt) wakes the scan, so an idle keypad costs no CPU.
+# nothing. A scan reads the pins into a bit mask and spends bytecode only on the keys that
+# are changing, settling or waiting for their hold: it runs every 10 ms while a key is down,
+# and the chip must not spend that time on keys at rest. With every key up and settled
+# nothing is scanned: all rows are driven low and a falling edge on any column (a pin
+# interrupt) wakes the scan, so an idle keypad costs no CPU.
 from micropython import const
 import asyncio
 import time
@@ -32,8 +35,10 @@ class Keypad:
         n = len(labels)
         self._state = bytearray(n)  # _UP, _DOWN or _HELD: the debounced state
         self._pending = bytearray(n)  # samples in a row that differ from the state
-        self._settled = bytes(n)  # both of the above on an idle keypad: every key up, settled
-        self._since = [0] * n  # when the settled level was last seen
+        self._since = [0] * n  # when the settled level was last seen (kept while it matters)
+        self._down = 0  # bit per key: its debounced state is down (_DOWN or _HELD)
+        self._busy = 0  # bit per key: settling (pending), or _DOWN with its hold time to come
+        self._last_scan = 0  # when the last scan ran: the settled level's last sighting
         self._pressed_at = [0] * n
         self._ring = bytearray(RING)  # key index
         self._ring_hold = bytearray(RING)
@@ -74,22 +79,38 @@ class Keypad:
         return self.names[self._ring[slot]], bool(self._ring_hold[slot])
 
     def scan(self, now):
-        """One pass over the matrix at time now (ms ticks)."""
-        rows, cols = self._rows, self._cols
-        ncols = len(cols)
-        for r in range(len(rows)):
-            rows[r].value(0)
-            for c in range(ncols):
-                self._track(r * ncols + c, cols[c].value() == 0, now)
-            rows[r].value(1)
+        """One pass over the matrix at time now (ms ticks). The pass itself only reads the
+        pins into a bit mask: a key costs bytecode of its own only while it differs from
+        its debounced level, is settling, or is down and waiting for its hold time."""
+        sample = 0  # bit k: key k reads down
+        bit = 1
+        for row in self._rows:
+            row.value(0)
+            for col in self._cols:
+                if not col.value():
+                    sample |= bit
+                bit <<= 1
+            row.value(1)
+        work = (sample ^ self._down) | self._busy
+        k = 0
+        while work:
+            if work & 1:
+                self._track(k, sample >> k & 1, now)
+            work >>= 1
+            k += 1
+        self._last_scan = now
 
     def _track(self, k, down, now):
+        """Debounce key k; keeps its bits in _down and _busy up to date."""
         state = self._state[k]
+        bit = 1 << k
         if down == (state != _UP):
             self._pending[k] = 0
             self._since[k] = now  # the last sample at the settled level
         else:
             seen = self._pending[k] + 1
+            if seen == 1:  # the scan before this one saw the settled level last
+                self._since[k] = self._last_scan
             self._pending[k] = seen if seen < 255 else 255
             # Two samples in a row, and DEBOUNCE_MS since the old level was last seen: a
             # scan delayed by a busy loop still counts the time the key really was stable.
@@ -99,20 +120,28 @@ class Keypad:
                 if down:
                     self._state[k] = _DOWN
                     self._pressed_at[k] = now
+                    self._down |= bit
+                    self._busy |= bit  # its hold time runs
                 else:
                     self._state[k] = _UP
+                    self._down &= ~bit
+                    self._busy &= ~bit
                     if state == _DOWN:
                         self._push(k, False)
                 return
         if state == _DOWN and time.ticks_diff(now, self._pressed_at[k]) >= HOLD_MS:
-            self._state[k] = _HELD
+            self._state[k] = state = _HELD
             self._push(k, True)
+        if self._pending[k] or state == _DOWN:
+            self._busy |= bit
+        else:
+            self._busy &= ~bit
 
     def _edge(self, pin):
         self._pressed.set()
 
     def _idle(self):
-        return self._state == self._settled and self._pending == self._settled
+        return not (self._down | self._busy)
 
     async def run(self):
         while True:

@@ -11,10 +11,14 @@ virtual board run with pace="esp32" (croupier.sim.pace), 4-player Lobo 77:
 4. link: --requests requests of 1,024 bytes (the protocol maximum) sent at line rate while
    keys are pressed, each answered intact; then 1,500 hostile lines at line rate, and how
    long after the last one the board answers `hello`, its state unchanged;
-5. undo and redo by keys right after a round of 200 cards.
+5. undo and redo by keys right after a round of 200 cards;
+6. keypad: the scan's CPU per 10 ms period while a key is held; key mashing: --mash-keys
+   keys (whole games of Lobo 77, an undo and a redo now and then) pressed at a player's
+   pace without waiting for the screen, presses of 80-250 ms: the inputs typed, those in
+   the journal and how many of them in typed order, crash or not.
 
     .venv/bin/python tests/bench/bench_pace.py [--cards 40] [--games 1000] [--requests 100]
-                                               [--pace none]
+                                               [--mash-keys 2000] [--pace none]
 
 With --pace none the board runs at full speed and every figure is the interpreter's host CPU
 time scaled by the ESP32 profile's speed ratio (the chip's time for the same work, when nothing
@@ -32,7 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 from fwlink import frame, frames_on  # noqa: E402
-from ui_run import game_keys, press_keys, random_game, setup_keys  # noqa: E402
+from test_mash import read_journal, replay_journal  # noqa: E402
+from ui_run import HOLD_MS, card_keys, game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.pace import PROFILES  # noqa: E402
@@ -314,6 +319,122 @@ def undo_redo_after_round(vb, link, clock):
     return undo, clock.frame_done(held)
 
 
+MASH_PRESS_MS = (80, 250)  # a player's presses, short of the 600 ms hold
+MASH_GAP_MS = (60, 150)
+MASH_UNDO = 0.1  # share of quiet cards followed by an undo and a redo (a long press)
+
+
+def mash_game(seed):
+    """A whole 4-player Lobo 77 game by keys, now and then an undo and a redo after a card
+    nothing was announced for: -> (keys, the journal records they make: (kind, card))."""
+    cards, _, effects = random_game("lobo77", 4, {}, seed=seed)
+    rng = random.Random(seed)
+    keys, records = [], []
+    for card, found in zip(cards, effects):
+        keys += card_keys("lobo77", card).split()
+        records.append(("play", card))
+        if found:
+            keys.append("ok")  # closes the announcement
+        elif rng.random() < MASH_UNDO:
+            keys += ["undo", "undo!"]
+            records += [("undo", None), ("redo", None)]
+    return keys, records
+
+
+def in_order(got, expected):
+    """How many of got's items appear in expected in the same order (the longest common
+    subsequence)."""
+    row = [0] * (len(expected) + 1)
+    for item in got:
+        diagonal = 0
+        for j, want in enumerate(expected):
+            diagonal, row[j + 1] = row[j + 1], diagonal + 1 if item == want else max(row[j + 1], row[j])
+    return row[-1]
+
+
+def journal_inputs(link, since):
+    """The inputs (play, undo, redo) in the journal after seq `since`, once it is quiet."""
+    def inputs():
+        return [(r[3], r[4] if r[3] == "play" else None) for r in read_journal(link)
+                if r[0] > since and r[3] in ("play", "undo", "redo")]
+
+    got, deadline = inputs(), time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(3)
+        again = inputs()
+        if again == got:
+            break
+        got = again
+    return got
+
+
+def mash(vb, link, count, seed=1):
+    """Mash whole games' keys until at least count keys are pressed; -> dict: keys pressed,
+    inputs typed, inputs in the journal, of those in typed order, crashed, and whether
+    the journal's replay equals the device's state."""
+    rng = random.Random(seed)
+    out = {"keys": 0, "typed": 0, "journal": 0, "in order": 0}
+    game = 0
+    while out["keys"] < count:
+        game += 1
+        keys, expected = mash_game(seed * 1000 + game)
+        since = link.ok("hello")["last_seq"]
+        link.ok("new", game="lobo77", players=PLAYERS)  # an unfinished game is abandoned
+        time.sleep(1)
+        for key in keys:
+            hold = key.endswith("!")
+            ms = HOLD_MS if hold else rng.randint(*MASH_PRESS_MS)
+            vb.press(key.rstrip("!"), ms=ms, gap=rng.randint(*MASH_GAP_MS))
+        got = journal_inputs(link, since)
+        out["keys"] += len(keys)
+        out["typed"] += len(expected)
+        out["journal"] += len(got)
+        out["in order"] += in_order(got, expected)
+    state = link.ok("state")["state"]
+    replayed = replay_journal(read_journal(link))
+    out["sound"] = (replayed is None and (state is None or state["over"])) or (
+        replayed is not None and replayed.state() == state)
+    output = vb.output()
+    out["crashed"] = b"Traceback" in output or b"CRASH" in output
+    return out
+
+
+def scan_cost(vb, seconds=3.0):
+    """Host CPU per keypad period (10 ms) while a key is held past its hold time, less the
+    same time with every key up (the keypad asleep), less the pacer's credit: -> µs."""
+    def used():
+        pid = vb._proc.pid
+        cpu0, credit0, t0 = cpu_s(pid), credited_s(vb), time.monotonic()
+        time.sleep(seconds)
+        return (cpu_s(pid) - cpu0 - (credited_s(vb) - credit0)) / (time.monotonic() - t0)
+
+    idle = used()
+    vb.key_down("5")  # its long press is handled before the measurement starts
+    time.sleep(1.0)
+    held = used()
+    vb.key_up("5")
+    time.sleep(1.0)
+    return (held - idle) / 100 * 1e6
+
+
+def mash_figures(args, pace):
+    with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
+        time.sleep(3)
+        us = scan_cost(vb)
+        print("\n### keypad scan while a key is held\n")
+        print("- %.0f µs of host CPU per 10 ms period%s = %.1f ms of chip time (x %.0f)" % (
+            us, " less the pacer's credit" if pace else "", us * FACTOR / 1000, FACTOR))
+        started = time.monotonic()
+        out = mash(vb, link, args.mash_keys)
+        print("\n### key mashing (%d keys, presses of %d-%d ms, gaps of %d-%d ms)\n" % (
+            out["keys"], MASH_PRESS_MS[0], MASH_PRESS_MS[1], MASH_GAP_MS[0], MASH_GAP_MS[1]))
+        print("- %d inputs typed, %d in the journal, %d of them in typed order; %s; journal "
+              "replay %s; %.0f s" % (out["typed"], out["journal"], out["in order"],
+                                     "CRASHED" if out["crashed"] else "no crash",
+                                     "equals the state" if out["sound"] else "DIFFERS",
+                                     time.monotonic() - started))
+
+
 def summary(values):
     got = [v for v in values if v is not None]
     if not got:
@@ -328,6 +449,7 @@ def main():
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--idle-s", type=float, default=10.0)
+    parser.add_argument("--mash-keys", type=int, default=2000, help="0: no key mashing")
     parser.add_argument("--pace", default=PACE, choices=(PACE, "none"))
     args = parser.parse_args()
     pace = None if args.pace == "none" else PACE
@@ -357,6 +479,8 @@ def main():
 
     if paced:
         link_figures(args)
+    if args.mash_keys:
+        mash_figures(args, pace)
     print("\n### boot (interpreter start to the resumed game on the glass)\n")
     with tempfile.TemporaryDirectory() as tmp:
         for games in (1, args.games):

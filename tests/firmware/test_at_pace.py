@@ -12,7 +12,6 @@ from ui_run import card_keys, setup_keys, wait_for_screen, wait_until
 
 PACED_TIMEOUT = 60  # s: a boot or a reply at the chip's speed on a busy 2-core host
 QUIET_S = 0.5  # no I2C write for this long: the board has finished its frame
-PRESS_MS = 450  # a deliberate press, short of the 600 ms hold (the board at the chip's pace drops quick taps)
 
 
 def settle(vb, timeout=PACED_TIMEOUT):
@@ -29,7 +28,7 @@ def press_watching(vb, keys):
     """Press keys as a player watching the screen: each one after the last one's frame."""
     for key in keys.split():
         before = vb.i2c_bytes
-        vb.press(key, ms=PRESS_MS)
+        vb.press(key)  # a player's press: 100 ms down
         wait_until(lambda: vb.i2c_bytes != before, PACED_TIMEOUT, "a frame after key %r" % key)
         settle(vb)
 

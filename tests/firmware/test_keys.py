@@ -99,7 +99,9 @@ timeline += [(110, 5, True), (170, 5, False)]
 timeline += [(300, 12, True), (1000, 12, False)]
 timeline += [(1200, 0, True), (1240, 1, True), (1270, 0, False), (1320, 1, False)]
 timeline += [(1500, 10, True), (1510, 10, False)]
+'''
 
+RUN = r'''
 def run():
     i = 0
     micropython.heap_lock()  # the scan itself must not allocate
@@ -124,8 +126,21 @@ print(json.dumps(out))
 
 
 def test_scan_debounces_reports_holds_and_never_allocates(mpy):
-    events = json.loads(mpy(SCAN))
+    events = json.loads(mpy(SCAN + RUN))
     assert events == [["5", 0], ["undo", 1], ["1", 0], ["2", 0]]
+
+
+HELD_WHILE_TYPING = MATRIX + r'''
+# "*" held past the hold time stays down (at rest, as the scan sees it) while "5" and "6"
+# are typed; "*" released; then "1" released 10 ms short of the hold time: a short press
+timeline = [(0, 12, True), (800, 5, True), (860, 5, False), (900, 6, True), (960, 6, False),
+            (1000, 12, False), (1050, 0, True), (1640, 0, False)]
+'''
+
+
+def test_a_key_held_at_rest_leaves_typing_and_its_own_release_alone(mpy):
+    events = json.loads(mpy(HELD_WHILE_TYPING + RUN))
+    assert events == [["undo", 1], ["5", 0], ["6", 0], ["1", 0]]
 
 
 IDLE = MATRIX + r'''

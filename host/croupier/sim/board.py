@@ -92,6 +92,7 @@ class VirtualBoard:
         self.powered = False
         self._tones = []
         self._keys = 0
+        self._keys_at = time.monotonic()  # when the key state last changed
         self._cut = None  # armed power cut message, resent to each new interpreter
         self._rtc = "0"
         self._cause = PWRON_RESET
@@ -575,6 +576,7 @@ class VirtualBoard:
         self._side = conn
         self._decoder = channel.Decoder()
         self._selector.register(conn, selectors.EVENT_READ, self._on_side)
+        self._keys_at = time.monotonic()  # the next change's state before it starts now
         self._send(channel.keys(self._keys))
         if self._cut:
             self._send(self._cut)
@@ -641,7 +643,9 @@ class VirtualBoard:
         return True
 
     def _send_keys(self):
-        if not self._send(channel.keys(self._keys)):
+        now = time.monotonic()
+        lasted_ms, self._keys_at = (now - self._keys_at) * 1000, now
+        if not self._send(channel.keys(self._keys, lasted_ms)):
             raise toolchain.SimError("the board has not read its keypad for %g s: is the firmware stuck? "
                            "(last output: %r)" % (SIDE_DEADLINE, self.output()[-200:]))
 

@@ -45,8 +45,15 @@ class Decoder:
         return messages
 
 
-def keys(mask: int) -> bytes:
-    return bytes((KEYS, mask & 0xFF, mask >> 8 & 0xFF, 0))
+KEYS_LASTED_UNIT_MS = 4  # 'K' carries how long the previous key state lasted, in these units
+KEYS_LASTED_MAX = 255  # ... at most (1,020 ms: longer than any press the firmware times)
+
+
+def keys(mask: int, lasted_ms: float = 0) -> bytes:
+    """The key matrix's new state; lasted_ms: how long the state before it lasted (0: the
+    state as it is now, not a change the board must see in turn)."""
+    lasted = min(KEYS_LASTED_MAX, int(lasted_ms) // KEYS_LASTED_UNIT_MS)
+    return bytes((KEYS, mask & 0xFF, mask >> 8 & 0xFF, lasted))
 
 
 def arm_cut(writes: int, tear: bool) -> bytes:

@@ -7,9 +7,20 @@ import os
 import socket
 import struct
 import sys
-from time import ticks_diff, ticks_us
+from time import ticks_diff, ticks_ms, ticks_us
 
 keys = 0  # pressed keys, bit row*4+col: what the matrix's contacts do
+# Each key change comes with how long the state before it lasted on the matrix. Changes
+# that arrive together (the board was not reading: the pacer had it stopped) are shown in
+# turn, each state for as long as it lasted: a press and release that both came during a
+# stop are a press of its real length once the board runs again, as a chip that is not
+# stopped samples the closed contact the whole time. A change that arrives on its own is
+# shown at once.
+_HELD = 16  # key changes that may wait their turn; one more shows the oldest at once
+_held = bytearray(3 * _HELD)  # [mask_lo, mask_hi, how long the state before lasted, 4 ms units]
+_held_first = 0
+_held_count = 0
+_keys_since = ticks_ms()  # when `keys` took its present value
 _cut_in = 0  # power cut at this many more flash writes (0: not armed)
 _tear = 0  # 1: the cut write lands half-done
 _sock = None
@@ -33,18 +44,59 @@ def connect(path):
 
 
 def _apply(buf, n):
-    global keys, _cut_in, _tear
-    changed = False
+    global _cut_in, _tear
+    alone = True  # the first key change of what was waiting
     for i in range(0, n, 4):
         kind = buf[i]
         if kind == 75:  # 'K' key matrix state
-            keys = buf[i + 1] | buf[i + 2] << 8
-            changed = True
+            _key_change(buf[i + 1] | buf[i + 2] << 8, buf[i + 3], alone)
+            alone = False
         elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
             _cut_in = buf[i + 1] | buf[i + 2] << 8 | (buf[i + 3] & 0x7F) << 16
             _tear = buf[i + 3] >> 7
-    if changed and on_keys:
+
+
+def _key_change(mask, lasted, alone):
+    global _held_count
+    if not _held_count and (alone or ticks_diff(ticks_ms(), _keys_since) >= lasted * 4):
+        _show(mask)
+        return
+    if _held_count == _HELD:
+        _show_held()
+    slot = (_held_first + _held_count) % _HELD * 3
+    _held[slot] = mask & 0xFF
+    _held[slot + 1] = mask >> 8
+    _held[slot + 2] = lasted
+    _held_count += 1
+
+
+def _show(mask):
+    global keys, _keys_since
+    keys = mask
+    _keys_since = ticks_ms()
+    if on_keys:
         on_keys()
+
+
+def _show_held():
+    global _held_first, _held_count
+    slot = _held_first * 3
+    _held_first = (_held_first + 1) % _HELD
+    _held_count -= 1
+    _show(_held[slot] | _held[slot + 1] << 8)
+
+
+def held_ms():
+    """-> ms until the next key change that waits its turn is due (0: now), or -1: none."""
+    if not _held_count:
+        return -1
+    due = _held[_held_first * 3 + 2] * 4 - ticks_diff(ticks_ms(), _keys_since)
+    return due if due > 0 else 0
+
+
+def _show_due():
+    while _held_count and not held_ms():
+        _show_held()
 
 
 def poll():
@@ -55,10 +107,11 @@ def poll():
         except OSError:
             n = None
         if n is None:
-            return
+            break
         if n == 0:
             raise SystemExit  # the supervisor is gone: end this interpreter
         _apply(_inbox, n)
+    _show_due()
 
 
 def send(kind, arg, payload_len):

@@ -10,6 +10,7 @@ from time import ticks_us
 import _sim_channel as ch
 
 _queue = None  # asyncio's I/O queue, once installed
+_sleep_ms = None  # and its sleep
 
 
 def _run_scheduled():
@@ -35,15 +36,20 @@ class ThreadSafeFlag:
             _run_scheduled()
             if self.state:
                 break
-            yield _queue.queue_read(ch._sock)
+            due = ch.held_ms()
+            if due < 0:
+                yield _queue.queue_read(ch._sock)
+            else:  # a key change waits its turn (_sim_channel): look again when it is due
+                await _sleep_ms(due)
         self.state = 0
 
 
 def install():
     """Once the flash is mounted: asyncio is frozen into the port, found on its sys.path."""
-    global _queue
+    global _queue, _sleep_ms
     import asyncio
     from asyncio import core
 
     _queue = core._io_queue
+    _sleep_ms = asyncio.sleep_ms
     asyncio.ThreadSafeFlag = ThreadSafeFlag

@@ -40,6 +40,23 @@ _rtc_offset = int(_ch.env("RTC", "0"))  # seconds added to the host clock
 _cpu_hz = 160000000
 
 
+_groups = bytearray(8)  # _joined() of each keypad line, for the key state _groups_of
+_groups_of = -1
+
+
+def _group(line):
+    """_joined(line), worked out once per key state (a scan reads 16 pins of one state)."""
+    global _groups_of
+    if _groups_of != _ch.keys:
+        for i in range(8):
+            _groups[i] = 0
+        _groups_of = _ch.keys
+    group = _groups[line]
+    if not group:
+        group = _groups[line] = _joined(line)
+    return group
+
+
 def _joined(line):
     """Bitmask of the keypad lines joined to `line` through pressed keys (ghosting
     included: three keys at the corners of a rectangle join the fourth corner)."""
@@ -72,7 +89,7 @@ def _level(gpio):
         return _out[gpio]
     line = _line[gpio]
     if line != 0xFF and _ch.keys:
-        group = _joined(line)
+        group = _group(line)
         high = False
         for i in range(8):
             if i != line and group >> i & 1:
