@@ -47,6 +47,9 @@ class Keypad:
         self._ready = asyncio.Event()
         self._pressed = asyncio.ThreadSafeFlag()  # set by a column's interrupt
         self._on_edge = self._edge  # bound once: the interrupt handler allocates nothing
+        # Counts for the link's `hello`: presses queued (from the matrix or the link), the
+        # matrix's presses lost to a full queue, and presses the UI took from the queue.
+        self.registered = self.refused = self.handled = 0
 
     def inject(self, key, hold=False):
         """Queue a logical key as if pressed on the matrix. ValueError for an unknown key;
@@ -61,12 +64,17 @@ class Keypad:
     def _push(self, index, hold):
         if self._count >= RING:
             return False
+        self.registered += 1
         slot = (self._head + self._count) % RING
         self._ring[slot] = index
         self._ring_hold[slot] = 1 if hold else 0
         self._count += 1
         self._ready.set()
         return True
+
+    def _press(self, index, hold):
+        if not self._push(index, hold):
+            self.refused += 1
 
     async def get(self):
         """The next key as (logical name, hold)."""
@@ -76,6 +84,7 @@ class Keypad:
         slot = self._head
         self._head = (slot + 1) % RING
         self._count -= 1
+        self.handled += 1
         return self.names[self._ring[slot]], bool(self._ring_hold[slot])
 
     def scan(self, now):
@@ -127,11 +136,11 @@ class Keypad:
                     self._down &= ~bit
                     self._busy &= ~bit
                     if state == _DOWN:
-                        self._push(k, False)
+                        self._press(k, False)
                 return
         if state == _DOWN and time.ticks_diff(now, self._pressed_at[k]) >= HOLD_MS:
             self._state[k] = state = _HELD
-            self._push(k, True)
+            self._press(k, True)
         if self._pending[k] or state == _DOWN:
             self._busy |= bit
         else:

@@ -288,6 +288,8 @@ class Link:
         out["last_seq"] = journal.last_seq
         out["acked"] = journal.acked
         out["log_max"] = LOG_PAGE
+        keypad = self.keypad
+        out["keys"] = {"registered": keypad.registered, "refused": keypad.refused, "handled": keypad.handled}
         return out
 
     def _hello(self, request):
