@@ -41,7 +41,7 @@ RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is 
 # Host CPU time the interpreter spends in the system calls that take one serial byte off the
 # console (the poll that finds it and the 1-byte read: how the firmware and the REPL read),
 # which on an ESP32 are a few C lines on its stdin ring: a paced board gets it back per byte
-# read. tests/bench/bench_serial_rx.py measures it (1.1-1.2 µs of 1.5 per byte); the lower end
+# read. tests/bench/bench_serial_rx.py measures it (1.1-1.3 µs of 1.5 per byte); the lower end
 # is credited, so a busy host, whose system calls are slower, makes the board slower.
 RX_SYSCALLS_NS = 1100
 LINE_TICK = 0.001  # a line with a baud rate moves its bytes this often (not one wake-up per byte)
