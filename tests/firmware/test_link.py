@@ -182,3 +182,17 @@ def test_play_events_of_keys_and_requests_come_in_input_order(frames, board):
     assert seqs == list(range(1, 8))
     states = [e["state"]["total"] for e in frames.events if e["ev"] == "play"]
     assert states[-1] == frames.ok("state")["state"]["total"] == 2 + 3 + 4 + 3
+
+
+def test_keys_wait_for_a_request_only_while_it_arrives(vb, link):
+    """Key handling waits while a request is arriving; one whose sender stopped half-way
+    holds the keys back no longer than a pause, and still completes when the rest comes."""
+    from ui_run import wait_until
+
+    request = frame({"id": 21, "cmd": "hello"})
+    link.send_raw(request[:12])  # the sender stops mid-line
+    before = vb.i2c_bytes
+    vb.press("2")
+    wait_until(lambda: vb.i2c_bytes != before, 10, "the key's frame while the line is open")
+    link.send_raw(request[12:])
+    assert link.reply(21)["ok"] is True
