@@ -67,7 +67,7 @@ class App:
         link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
         tasks = [asyncio.create_task(coro) for coro in (
             self.keypad.run(), self.buzzer.run(), link.run(),
-            self._keys(), self._refresh(), self._clock(), self._uptime())]
+            self._keys(link), self._refresh(link), self._clock(), self._uptime())]
         await self.failed.wait()
         for task in tasks:
             task.cancel()
@@ -114,19 +114,21 @@ class App:
         await self.keypad.get()
         scanning.cancel()
 
-    async def _keys(self):
+    async def _keys(self, link):
         while True:
             k, hold = await self.keypad.get()
+            await link.quiet()  # a request arriving first: the key waits in order
             try:
                 self.ui.key(k, hold)
             except Exception as e:  # a UI bug: report it, then carry on from the journal
                 self.crash(e)
                 self.failed.set()
 
-    async def _refresh(self):
+    async def _refresh(self, link):
         counted = False  # tried once: a full flash would refuse it at every frame
         while True:
             await self.redraw.wait()
+            await link.quiet()
             self.redraw.clear()
             self.ui.draw(self.display)
             self.display.show()  # sends only the pages that changed

@@ -4,8 +4,10 @@
 # hundred (the ESP32's UART FIFO and stdin ring), so input read a byte per wake-up would be
 # lost at line rate. Bytes are read one at a time, for as long as poll says one is there: a
 # read of more blocks until all of them came (ESP32 and unix ports alike). They go into one
-# preallocated line buffer, so garbage of any length costs no memory. Every reply and event goes out as canonical JSON with its CRC-32: 7-bit
-# ASCII that never holds Ctrl-C or Ctrl-D.
+# preallocated line buffer, so garbage of any length costs no memory. While a request is
+# arriving, the app holds back key handling and redraws (quiet()): they take longer than the
+# receive buffer lasts. Every reply and event goes out as canonical JSON with its CRC-32:
+# 7-bit ASCII that never holds Ctrl-C or Ctrl-D.
 from micropython import const
 import asyncio
 import binascii
@@ -13,6 +15,7 @@ import gc
 import json
 import select
 import sys
+import time
 
 import croupier
 from croupier.journal import JournalError, Sealer, crc_hex
@@ -25,6 +28,7 @@ LOG_PAGE = const(64)  # most records one `log` reply carries (`hello`'s log_max)
 LOG_DEFAULT = const(32)  # records of a `log` request without `max` (what protocol 1 began with)
 MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
+PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
 # command -> (required arguments, optional arguments); its handler is Link._<command>.
@@ -133,6 +137,8 @@ class Link:
         self._out = stdout or sys.stdout.buffer
         self._line = bytearray(MAX_LINE)
         self._byte = bytearray(1)
+        self._arriving = False  # the reader went to sleep inside a request line
+        self._asleep_since = 0  # ticks_ms when it last went to sleep
         self._running = True  # False once run() ended: a restarted app makes a new Link
         # `play` events of inputs from the keypad wait until the screen shows the input (the
         # event costs more than the frame); those of the link's own requests go before the
@@ -195,29 +201,37 @@ class Link:
         reader = asyncio.StreamReader(stream)
         waiting = select.poll()
         waiting.register(stream, select.POLLIN)
-        ipoll = waiting.ipoll
-        size = 0  # bytes in line; MAX_LINE + 1 once the line overflowed
+        ipoll, readinto = waiting.ipoll, stream.readinto  # bound once: each byte calls both
+        size = 0  # bytes of the line so far; past MAX_LINE it is over-long
         while True:
+            self._arriving = size and line[0] == 64  # a request is on its way
+            self._asleep_since = time.ticks_ms()
             if not await reader.readinto(byte):  # asleep until a byte is there
                 await asyncio.sleep_ms(20)  # stdin closed (host side of the pty gone)
                 continue
             while True:  # and every byte that came meanwhile, without going back to sleep
                 b = byte[0]
-                if b == 10 or b == 13:  # a line ends at \n or \r (a terminal's Enter)
-                    if size:
-                        self.feed(view[:size] if size <= MAX_LINE else None)
-                    size = 0
-                elif size < MAX_LINE:
-                    line[size] = b
+                if b > 13 or (b != 10 and b != 13):  # most bytes: not a line end
+                    if size < MAX_LINE:
+                        line[size] = b
                     size += 1
-                else:
-                    size = MAX_LINE + 1
+                elif size:  # a line ends at \n or \r (a terminal's Enter)
+                    self.feed(view[:size] if size <= MAX_LINE else None)
+                    size = 0
                 for _ in ipoll(0):  # a byte is waiting (ipoll allocates nothing)
                     break
                 else:
                     break  # none: sleep until the next one
-                if not stream.readinto(byte):
+                if not readinto(byte):
                     break
+
+    async def quiet(self):
+        """Returns once no request is arriving. Work that would keep the reader away for
+        longer than the receive buffer lasts (34 ms at line rate on an ESP32) waits for
+        this: a key stays queued until the line has ended, its bytes would be lost. A line
+        whose sender paused for PAUSE_MS holds nothing back."""
+        while self._arriving and time.ticks_diff(time.ticks_ms(), self._asleep_since) < PAUSE_MS:
+            await asyncio.sleep_ms(PAUSE_MS // 2)
 
     def feed(self, line):
         """Handle one input line (bytes without the newline); None for an over-long line."""
@@ -392,6 +406,7 @@ class Link:
     async def _send_events_when_due(self):
         while True:
             await self._events_due.wait()
+            await self.quiet()
             self._events_due.clear()
             self._send_events()
 

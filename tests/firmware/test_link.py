@@ -276,3 +276,17 @@ def test_a_flash_failing_under_a_streamed_page_cuts_its_line_and_answers_interna
     error = unframe(answer)
     assert (error["id"], error["ok"], error["error"]) == (8, False, "internal")
     assert "OSError" in error["message"]
+
+
+def test_keys_wait_for_a_request_only_while_it_arrives(vb, link):
+    """Key handling waits while a request is arriving; one whose sender stopped half-way
+    holds the keys back no longer than a pause, and still completes when the rest comes."""
+    from ui_run import wait_until
+
+    request = frame({"id": 21, "cmd": "hello"})
+    link.send_raw(request[:12])  # the sender stops mid-line
+    before = vb.i2c_bytes
+    vb.press("2")
+    wait_until(lambda: vb.i2c_bytes != before, 10, "the key's frame while the line is open")
+    link.send_raw(request[12:])
+    assert link.reply(21)["ok"] is True
