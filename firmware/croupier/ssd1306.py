@@ -1,8 +1,11 @@
 # SSD1306 128x64 OLED over I2C, drawn through framebuf. show() sends only what changed since
-# the previous show(): each page is compared with a shadow copy of what the panel holds, and
-# a changed page sends just its runs of changed columns, each in its own address window.
-# Runs are rounded up to whole CHUNKs, so a few preallocated views of one transfer buffer
-# cover every length: show() never allocates.
+# the previous show(): the frame and a shadow copy of what the panel holds are compared a
+# CHUNK of columns at a time (preallocated views, so each comparison and copy runs in C, not
+# a bytecode step per byte), and a changed page sends just its runs of changed chunks, each
+# in its own address window. A run is one I2C transaction: the window's commands, each behind
+# a control byte with Co set (another control byte follows), then the data stream, all in one
+# preallocated transfer buffer: a transaction costs the bus and the driver far more than the
+# six control bytes, and show() never allocates.
 from micropython import const
 import framebuf
 import gc
@@ -10,10 +13,13 @@ import gc
 WIDTH = const(128)
 HEIGHT = const(64)
 PAGES = const(8)
-CHUNK = const(8)  # runs are sent in multiples of this many columns
-GAP = const(8)  # unchanged columns a run may span: a new window costs 8 bytes on the bus
+CHUNK = const(8)  # columns compared and sent together
+CHUNKS = const(16)  # chunks in a page
+GAP = const(1)  # unchanged chunks a run may span: a new window costs 8 bytes on the bus
 _CTRL_CMD = const(0x00)  # control byte: every following byte is a command
 _CTRL_DATA = const(0x40)  # control byte: every following byte is display data
+_CTRL_ONE_CMD = const(0x80)  # control byte: one command byte, then another control byte
+_WINDOW = const(12)  # bytes of the address window at the head of a run's transaction
 
 _SET_CONTRAST = const(0x81)
 _SET_ENTIRE_ON = const(0xA4)
@@ -70,12 +76,18 @@ class SSD1306(framebuf.FrameBuffer):
         frame, shadow = memoryview(self.buffer), memoryview(self._shadow)
         self._pages = [frame[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
         self._shadow_pages = [shadow[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
-        # _tx[k]: the data control byte followed by k chunks of the one transfer buffer
-        self._buf = bytearray(WIDTH + 1)
-        self._buf[0] = _CTRL_DATA
-        tx = memoryview(self._buf)
-        self._tx = [tx[:k * CHUNK + 1] for k in range(WIDTH // CHUNK + 1)]
-        self._window = bytearray((_CTRL_CMD, _SET_COL_ADDR, 0, 0, _SET_PAGE_ADDR, 0, 0))
+        # chunk i of the frame (and of the shadow): columns i % CHUNKS of page i // CHUNKS
+        self._chunks = [frame[i * CHUNK:(i + 1) * CHUNK] for i in range(PAGES * CHUNKS)]
+        self._shadow_chunks = [shadow[i * CHUNK:(i + 1) * CHUNK] for i in range(PAGES * CHUNKS)]
+        # The transfer buffer: the window (column and page address commands), the data
+        # control byte, then the run's columns; _tx[k]: its first k chunks of data.
+        self._buf = bytearray(_WINDOW + 1 + WIDTH)
+        buf = self._buf
+        for i, cmd in enumerate((_SET_COL_ADDR, 0, 0, _SET_PAGE_ADDR, 0, 0)):
+            buf[2 * i], buf[2 * i + 1] = _CTRL_ONE_CMD, cmd
+        buf[_WINDOW] = _CTRL_DATA
+        tx = memoryview(buf)
+        self._tx = [tx[:_WINDOW + 1 + k * CHUNK] for k in range(CHUNKS + 1)]
         self._cmd1 = bytearray((_CTRL_CMD, 0))
         self._cmd2 = bytearray((_CTRL_CMD, 0, 0))
         self.i2c.writeto(self.addr, _INIT)
@@ -85,44 +97,43 @@ class SSD1306(framebuf.FrameBuffer):
         """Send what changed since the last show() (everything when full); returns the data
         bytes sent."""
         sent = 0
+        chunks, shadows = self._chunks, self._shadow_chunks
         for page in range(PAGES):
             frame, shadow = self._pages[page], self._shadow_pages[page]
             if full:
-                sent += self._send(page, 0, WIDTH - 1)
+                sent += self._send(page, 0, CHUNKS - 1)
                 shadow[:] = frame
             elif frame != shadow:
-                x = 0
-                while x < WIDTH:
-                    while x < WIDTH and frame[x] == shadow[x]:
-                        x += 1
-                    if x == WIDTH:
+                base = page * CHUNKS
+                c = 0
+                while c < CHUNKS:
+                    while c < CHUNKS and chunks[base + c] == shadows[base + c]:
+                        c += 1
+                    if c == CHUNKS:
                         break
-                    first = last = x
-                    x += 1
-                    while x < WIDTH and x - last <= GAP:
-                        if frame[x] != shadow[x]:
-                            last = x
-                        x += 1
+                    first = last = c
+                    c += 1
+                    while c < CHUNKS and c - last <= GAP + 1:
+                        if chunks[base + c] != shadows[base + c]:
+                            last = c
+                        c += 1
                     sent += self._send(page, first, last)
                 shadow[:] = frame  # pages found unchanged need no copy
         return sent
 
-    def _send(self, page, x0, x1):
-        """Send columns x0..x1 of a page, widened to whole chunks; -> data bytes sent."""
-        chunks = (x1 - x0) // CHUNK + 1
-        n = chunks * CHUNK
-        if x0 + n > WIDTH:
-            x0 = WIDTH - n
-        frame, buf = self._pages[page], self._buf
-        for i in range(n):
-            buf[i + 1] = frame[x0 + i]
-        window = self._window
-        window[2] = x0
-        window[3] = x0 + n - 1
-        window[5] = window[6] = page
-        self.i2c.writeto(self.addr, window)
-        self.i2c.writeto(self.addr, self._tx[chunks])
-        return n
+    def _send(self, page, first, last):
+        """Send chunks first..last of a page; -> data bytes sent."""
+        chunks, buf = self._chunks, self._buf
+        base = page * CHUNKS
+        at = _WINDOW + 1
+        for c in range(first, last + 1):
+            buf[at:at + CHUNK] = chunks[base + c]
+            at += CHUNK
+        buf[3] = first * CHUNK  # the window's arguments, each behind its control byte
+        buf[5] = (last + 1) * CHUNK - 1
+        buf[9] = buf[11] = page
+        self.i2c.writeto(self.addr, self._tx[last - first + 1])
+        return (last - first + 1) * CHUNK
 
     def _command(self, cmd, arg=-1):
         if arg < 0:
