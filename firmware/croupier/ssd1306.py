@@ -2,10 +2,12 @@
 # the previous show(): the frame and a shadow copy of what the panel holds are compared a
 # CHUNK of columns at a time (preallocated views, so each comparison and copy runs in C, not
 # a bytecode step per byte), and a changed page sends just its runs of changed chunks, each
-# in its own address window. A run is one I2C transaction: the window's commands, each behind
-# a control byte with Co set (another control byte follows), then the data stream, all in one
-# preallocated transfer buffer: a transaction costs the bus and the driver far more than the
-# six control bytes, and show() never allocates.
+# in its own address window; a run right under another joins its window (the big digits span
+# three pages) when that costs fewer bytes than a window, and it fits the transfer buffer. A
+# window is one I2C transaction: its column and page commands, each behind a control byte
+# with Co set (another control byte follows), then the data stream, all in one preallocated
+# buffer: a transaction costs the bus and the driver far more than six control bytes, and
+# show() never allocates.
 from micropython import const
 import framebuf
 import gc
@@ -15,7 +17,9 @@ HEIGHT = const(64)
 PAGES = const(8)
 CHUNK = const(8)  # columns compared and sent together
 CHUNKS = const(16)  # chunks in a page
-GAP = const(1)  # unchanged chunks a run may span: a new window costs 8 bytes on the bus
+GAP = const(2)  # unchanged chunks a run may span: about what a new window costs the bus
+_RUNS = const(CHUNKS // (GAP + 2) + 1)  # the most runs a page can have
+_TAKEN = const(255)  # a held run that carries on down the next page
 _CTRL_CMD = const(0x00)  # control byte: every following byte is a command
 _CTRL_DATA = const(0x40)  # control byte: every following byte is display data
 _CTRL_ONE_CMD = const(0x80)  # control byte: one command byte, then another control byte
@@ -88,6 +92,9 @@ class SSD1306(framebuf.FrameBuffer):
         buf[_WINDOW] = _CTRL_DATA
         tx = memoryview(buf)
         self._tx = [tx[:_WINDOW + 1 + k * CHUNK] for k in range(CHUNKS + 1)]
+        # the runs of the page above, and of this page: (top page, first, last chunk) each
+        self._held = bytearray(3 * _RUNS)
+        self._runs = bytearray(3 * _RUNS)
         self._cmd1 = bytearray((_CTRL_CMD, 0))
         self._cmd2 = bytearray((_CTRL_CMD, 0, 0))
         self.i2c.writeto(self.addr, _INIT)
@@ -96,14 +103,19 @@ class SSD1306(framebuf.FrameBuffer):
     def show(self, full=False):
         """Send what changed since the last show() (everything when full); returns the data
         bytes sent."""
+        if full:
+            for page in range(PAGES):
+                self._send(page, page, 0, CHUNKS - 1)
+                self._shadow_pages[page][:] = self._pages[page]
+            return WIDTH * PAGES
         sent = 0
         chunks, shadows = self._chunks, self._shadow_chunks
+        held, runs = self._held, self._runs
+        n_held = 0
         for page in range(PAGES):
             frame, shadow = self._pages[page], self._shadow_pages[page]
-            if full:
-                sent += self._send(page, 0, CHUNKS - 1)
-                shadow[:] = frame
-            elif frame != shadow:
+            n = 0
+            if frame != shadow:
                 base = page * CHUNKS
                 c = 0
                 while c < CHUNKS:
@@ -117,23 +129,55 @@ class SSD1306(framebuf.FrameBuffer):
                         if chunks[base + c] != shadows[base + c]:
                             last = c
                         c += 1
-                    sent += self._send(page, first, last)
+                    self._place(held, n_held, page, first, last, runs, n)
+                    n += 3
                 shadow[:] = frame  # pages found unchanged need no copy
+            sent += self._send_held(held, n_held, page - 1)
+            held, runs, n_held = runs, held, n
+        return sent + self._send_held(held, n_held, PAGES - 1)
+
+    def _place(self, held, n_held, page, first, last, runs, n):
+        """Put a run's window (top page, first, last chunk) at runs[n]: a run of the page above
+        whose window, widened to hold this one too, costs at most the bytes of a window more
+        carries on down (the big digits span three pages) while the window fits the one
+        transfer buffer; else a window of its own, from this page."""
+        for i in range(0, n_held, 3):
+            top, left, right = held[i], held[i + 1], held[i + 2]
+            if right == _TAKEN:
+                continue
+            wide_left, wide_right = min(left, first), max(right, last)
+            width = wide_right - wide_left + 1
+            extra = width * (page - top + 1) - (right - left + 1) * (page - top) - (last - first + 1)
+            if extra <= GAP + 1 and width * (page - top + 1) <= CHUNKS:
+                held[i + 2] = _TAKEN
+                runs[n], runs[n + 1], runs[n + 2] = top, wide_left, wide_right
+                return
+        runs[n], runs[n + 1], runs[n + 2] = page, first, last
+
+    def _send_held(self, held, n_held, bottom):
+        """Send the windows held that do not carry on below page bottom; -> data bytes."""
+        sent = 0
+        for i in range(0, n_held, 3):
+            if held[i + 2] != _TAKEN:
+                sent += self._send(held[i], bottom, held[i + 1], held[i + 2])
         return sent
 
-    def _send(self, page, first, last):
-        """Send chunks first..last of a page; -> data bytes sent."""
+    def _send(self, top, bottom, first, last):
+        """Send chunks first..last of pages top..bottom in one window; -> data bytes sent."""
         chunks, buf = self._chunks, self._buf
-        base = page * CHUNKS
         at = _WINDOW + 1
-        for c in range(first, last + 1):
-            buf[at:at + CHUNK] = chunks[base + c]
-            at += CHUNK
+        for page in range(top, bottom + 1):
+            base = page * CHUNKS
+            for c in range(first, last + 1):
+                buf[at:at + CHUNK] = chunks[base + c]
+                at += CHUNK
         buf[3] = first * CHUNK  # the window's arguments, each behind its control byte
         buf[5] = (last + 1) * CHUNK - 1
-        buf[9] = buf[11] = page
-        self.i2c.writeto(self.addr, self._tx[last - first + 1])
-        return (last - first + 1) * CHUNK
+        buf[9] = top
+        buf[11] = bottom
+        count = (bottom - top + 1) * (last - first + 1)
+        self.i2c.writeto(self.addr, self._tx[count])
+        return count * CHUNK
 
     def _command(self, cmd, arg=-1):
         if arg < 0:
