@@ -19,6 +19,7 @@ import boards
 from croupier.ui import draw
 
 RESTART_MS = const(3000)  # how long the crash screen stays before a running app restarts
+GC_IDLE_MS = const(250)  # no new frame for this long: the keys paused, the heap is tidied
 UPTIME_MS = const(3600000)  # how often the journal's uptime takes in ticks_ms (wraps in 12 days)
 
 
@@ -136,7 +137,24 @@ class App:
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now
                 counted = True
-            gc.collect()  # between key presses: keeps the small heap unfragmented
+            await self._collect_when_idle()
+
+    async def _collect_when_idle(self):
+        """Collect garbage (it keeps the small heap unfragmented) once no frame is asked for
+        within GC_IDLE_MS: a collection right after each frame would hold up the key that
+        follows it, and a fast typist's keys come closer than that. With less than a quarter
+        of the heap free (inputs arriving without a pause, over the link), at once."""
+        free = gc.mem_free()
+        if free < (free + gc.mem_alloc()) // 4:
+            gc.collect()
+            return
+        redraw = self.redraw
+        if redraw.is_set():
+            return
+        try:
+            await asyncio.wait_for_ms(redraw.wait(), GC_IDLE_MS)
+        except asyncio.TimeoutError:
+            gc.collect()
 
     async def _clock(self):
         """Tick the UI when its next timeout is due, and only then."""

@@ -1,8 +1,13 @@
 # SSD1306 128x64 OLED over I2C, drawn through framebuf. show() sends only what changed since
-# the previous show(): each page is compared with a shadow copy of what the panel holds, and
-# a changed page sends just its runs of changed columns, each in its own address window.
-# Runs are rounded up to whole CHUNKs, so a few preallocated views of one transfer buffer
-# cover every length: show() never allocates.
+# the previous show(): the frame and a shadow copy of what the panel holds are compared a
+# CHUNK of columns at a time (preallocated views, so each comparison and copy runs in C, not
+# a bytecode step per byte), and a changed page sends just its runs of changed chunks, each
+# in its own address window; a run right under another joins its window (the big digits span
+# three pages) when that costs fewer bytes than a window, and it fits the transfer buffer. A
+# window is one I2C transaction: its column and page commands, each behind a control byte
+# with Co set (another control byte follows), then the data stream, all in one preallocated
+# buffer: a transaction costs the bus and the driver far more than six control bytes, and
+# show() never allocates.
 from micropython import const
 import framebuf
 import gc
@@ -10,10 +15,15 @@ import gc
 WIDTH = const(128)
 HEIGHT = const(64)
 PAGES = const(8)
-CHUNK = const(8)  # runs are sent in multiples of this many columns
-GAP = const(8)  # unchanged columns a run may span: a new window costs 8 bytes on the bus
+CHUNK = const(8)  # columns compared and sent together
+CHUNKS = const(16)  # chunks in a page
+GAP = const(2)  # unchanged chunks a run may span: about what a new window costs the bus
+_RUNS = const(CHUNKS // (GAP + 2) + 1)  # the most runs a page can have
+_TAKEN = const(255)  # a held run that carries on down the next page
 _CTRL_CMD = const(0x00)  # control byte: every following byte is a command
 _CTRL_DATA = const(0x40)  # control byte: every following byte is display data
+_CTRL_ONE_CMD = const(0x80)  # control byte: one command byte, then another control byte
+_WINDOW = const(12)  # bytes of the address window at the head of a run's transaction
 
 _SET_CONTRAST = const(0x81)
 _SET_ENTIRE_ON = const(0xA4)
@@ -70,12 +80,21 @@ class SSD1306(framebuf.FrameBuffer):
         frame, shadow = memoryview(self.buffer), memoryview(self._shadow)
         self._pages = [frame[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
         self._shadow_pages = [shadow[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
-        # _tx[k]: the data control byte followed by k chunks of the one transfer buffer
-        self._buf = bytearray(WIDTH + 1)
-        self._buf[0] = _CTRL_DATA
-        tx = memoryview(self._buf)
-        self._tx = [tx[:k * CHUNK + 1] for k in range(WIDTH // CHUNK + 1)]
-        self._window = bytearray((_CTRL_CMD, _SET_COL_ADDR, 0, 0, _SET_PAGE_ADDR, 0, 0))
+        # chunk i of the frame (and of the shadow): columns i % CHUNKS of page i // CHUNKS
+        self._chunks = [frame[i * CHUNK:(i + 1) * CHUNK] for i in range(PAGES * CHUNKS)]
+        self._shadow_chunks = [shadow[i * CHUNK:(i + 1) * CHUNK] for i in range(PAGES * CHUNKS)]
+        # The transfer buffer: the window (column and page address commands), the data
+        # control byte, then the run's columns; _tx[k]: its first k chunks of data.
+        self._buf = bytearray(_WINDOW + 1 + WIDTH)
+        buf = self._buf
+        for i, cmd in enumerate((_SET_COL_ADDR, 0, 0, _SET_PAGE_ADDR, 0, 0)):
+            buf[2 * i], buf[2 * i + 1] = _CTRL_ONE_CMD, cmd
+        buf[_WINDOW] = _CTRL_DATA
+        tx = memoryview(buf)
+        self._tx = [tx[:_WINDOW + 1 + k * CHUNK] for k in range(CHUNKS + 1)]
+        # the runs of the page above, and of this page: (top page, first, last chunk) each
+        self._held = bytearray(3 * _RUNS)
+        self._runs = bytearray(3 * _RUNS)
         self._cmd1 = bytearray((_CTRL_CMD, 0))
         self._cmd2 = bytearray((_CTRL_CMD, 0, 0))
         self.i2c.writeto(self.addr, _INIT)
@@ -84,45 +103,81 @@ class SSD1306(framebuf.FrameBuffer):
     def show(self, full=False):
         """Send what changed since the last show() (everything when full); returns the data
         bytes sent."""
+        if full:
+            for page in range(PAGES):
+                self._send(page, page, 0, CHUNKS - 1)
+                self._shadow_pages[page][:] = self._pages[page]
+            return WIDTH * PAGES
         sent = 0
+        chunks, shadows = self._chunks, self._shadow_chunks
+        held, runs = self._held, self._runs
+        n_held = 0
         for page in range(PAGES):
             frame, shadow = self._pages[page], self._shadow_pages[page]
-            if full:
-                sent += self._send(page, 0, WIDTH - 1)
-                shadow[:] = frame
-            elif frame != shadow:
-                x = 0
-                while x < WIDTH:
-                    while x < WIDTH and frame[x] == shadow[x]:
-                        x += 1
-                    if x == WIDTH:
+            n = 0
+            if frame != shadow:
+                base = page * CHUNKS
+                c = 0
+                while c < CHUNKS:
+                    while c < CHUNKS and chunks[base + c] == shadows[base + c]:
+                        c += 1
+                    if c == CHUNKS:
                         break
-                    first = last = x
-                    x += 1
-                    while x < WIDTH and x - last <= GAP:
-                        if frame[x] != shadow[x]:
-                            last = x
-                        x += 1
-                    sent += self._send(page, first, last)
+                    first = last = c
+                    c += 1
+                    while c < CHUNKS and c - last <= GAP + 1:
+                        if chunks[base + c] != shadows[base + c]:
+                            last = c
+                        c += 1
+                    self._place(held, n_held, page, first, last, runs, n)
+                    n += 3
                 shadow[:] = frame  # pages found unchanged need no copy
+            sent += self._send_held(held, n_held, page - 1)
+            held, runs, n_held = runs, held, n
+        return sent + self._send_held(held, n_held, PAGES - 1)
+
+    def _place(self, held, n_held, page, first, last, runs, n):
+        """Put a run's window (top page, first, last chunk) at runs[n]: a run of the page above
+        whose window, widened to hold this one too, costs at most the bytes of a window more
+        carries on down (the big digits span three pages) while the window fits the one
+        transfer buffer; else a window of its own, from this page."""
+        for i in range(0, n_held, 3):
+            top, left, right = held[i], held[i + 1], held[i + 2]
+            if right == _TAKEN:
+                continue
+            wide_left, wide_right = min(left, first), max(right, last)
+            width = wide_right - wide_left + 1
+            extra = width * (page - top + 1) - (right - left + 1) * (page - top) - (last - first + 1)
+            if extra <= GAP + 1 and width * (page - top + 1) <= CHUNKS:
+                held[i + 2] = _TAKEN
+                runs[n], runs[n + 1], runs[n + 2] = top, wide_left, wide_right
+                return
+        runs[n], runs[n + 1], runs[n + 2] = page, first, last
+
+    def _send_held(self, held, n_held, bottom):
+        """Send the windows held that do not carry on below page bottom; -> data bytes."""
+        sent = 0
+        for i in range(0, n_held, 3):
+            if held[i + 2] != _TAKEN:
+                sent += self._send(held[i], bottom, held[i + 1], held[i + 2])
         return sent
 
-    def _send(self, page, x0, x1):
-        """Send columns x0..x1 of a page, widened to whole chunks; -> data bytes sent."""
-        chunks = (x1 - x0) // CHUNK + 1
-        n = chunks * CHUNK
-        if x0 + n > WIDTH:
-            x0 = WIDTH - n
-        frame, buf = self._pages[page], self._buf
-        for i in range(n):
-            buf[i + 1] = frame[x0 + i]
-        window = self._window
-        window[2] = x0
-        window[3] = x0 + n - 1
-        window[5] = window[6] = page
-        self.i2c.writeto(self.addr, window)
-        self.i2c.writeto(self.addr, self._tx[chunks])
-        return n
+    def _send(self, top, bottom, first, last):
+        """Send chunks first..last of pages top..bottom in one window; -> data bytes sent."""
+        chunks, buf = self._chunks, self._buf
+        at = _WINDOW + 1
+        for page in range(top, bottom + 1):
+            base = page * CHUNKS
+            for c in range(first, last + 1):
+                buf[at:at + CHUNK] = chunks[base + c]
+                at += CHUNK
+        buf[3] = first * CHUNK  # the window's arguments, each behind its control byte
+        buf[5] = (last + 1) * CHUNK - 1
+        buf[9] = top
+        buf[11] = bottom
+        count = (bottom - top + 1) * (last - first + 1)
+        self.i2c.writeto(self.addr, self._tx[count])
+        return count * CHUNK
 
     def _command(self, cmd, arg=-1):
         if arg < 0:
