@@ -374,6 +374,7 @@ def mash(vb, link, count, seed=1):
     the journal's replay equals the device's state."""
     rng = random.Random(seed)
     out = {"keys": 0, "typed": 0, "journal": 0, "in order": 0}
+    counted = link.ok("hello")["keys"]
     game = 0
     while out["keys"] < count:
         game += 1
@@ -390,6 +391,10 @@ def mash(vb, link, count, seed=1):
         out["typed"] += len(expected)
         out["journal"] += len(got)
         out["in order"] += in_order(got, expected)
+    keys = link.ok("hello")["keys"]
+    out["registered"] = keys["registered"] - counted["registered"]
+    out["handled"] = keys["handled"] - counted["handled"]
+    out["refused"] = keys["refused"] - counted["refused"]
     state = link.ok("state")["state"]
     replayed = replay_journal(read_journal(link))
     out["sound"] = (replayed is None and (state is None or state["over"])) or (
@@ -423,11 +428,14 @@ def mash_figures(args, pace):
         us = scan_cost(vb)
         print("\n### keypad scan while a key is held\n")
         print("- %.0f µs of host CPU per 10 ms period%s = %.1f ms of chip time (x %.0f)" % (
-            us, " less the pacer's credit" if pace else "", us * FACTOR / 1000, FACTOR))
+            us, " less the pacer's credit" if pace else "", us * (FACTOR if pace else RATIO) / 1000,
+            FACTOR if pace else RATIO))
         started = time.monotonic()
         out = mash(vb, link, args.mash_keys)
         print("\n### key mashing (%d keys, presses of %d-%d ms, gaps of %d-%d ms)\n" % (
             out["keys"], MASH_PRESS_MS[0], MASH_PRESS_MS[1], MASH_GAP_MS[0], MASH_GAP_MS[1]))
+        print("- the keypad registered %d presses, handled %d of them, lost %d to a full queue"
+              % (out["registered"], out["handled"], out["refused"]))
         print("- %d inputs typed, %d in the journal, %d of them in typed order; %s; journal "
               "replay %s; %.0f s" % (out["typed"], out["journal"], out["in order"],
                                      "CRASHED" if out["crashed"] else "no crash",

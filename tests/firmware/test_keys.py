@@ -179,3 +179,30 @@ def test_an_idle_keypad_sleeps_on_its_column_interrupts(mpy):
     out = json.loads(mpy(IDLE))
     assert out == {"armed": True, "reads_while_idle": 0, "scanning": True, "key": ["5", False],
                    "armed_again": True, "rows_high_after_cancel": True}
+
+
+def test_hello_counts_the_presses_queued_lost_and_handled(frames, board):
+    before = frames.ok("hello")["keys"]
+    frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+    for key in "5#":
+        board.press(key, ms=60, gap=60)
+    settle(frames, 5)
+    after = frames.ok("hello")["keys"]
+    assert after["registered"] - before["registered"] == 2
+    assert after["handled"] - before["handled"] == 2
+    assert after["refused"] == before["refused"] == 0
+
+
+FULL_QUEUE = MATRIX + r'''
+for _ in range(32):
+    k.inject("1")  # the queue is full: nobody takes keys meanwhile
+timeline = [(0, 5, True), (100, 5, False)]
+''' + RUN + r'''
+print(json.dumps([k.registered, k.refused, k.handled, len(out)]))
+'''
+
+
+def test_a_press_into_a_full_queue_is_counted_as_lost(mpy):
+    registered, refused, handled, taken = json.loads(mpy(FULL_QUEUE).strip().splitlines()[-1])
+    assert (registered, refused) == (32, 1), "the 32 queued keys, and the press that found no room"
+    assert taken == 32 and handled == 0, "RUN takes the ring by hand, not through get()"

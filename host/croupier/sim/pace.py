@@ -23,7 +23,7 @@ ESP32_SPEED_RATIO = 200.0
 # interpreter slow for a while (on the build VM its caches and the hypervisor's page tables
 # are cold after a stop), so a paced CPU-second does about 40 % of an unpaced one's work; the
 # stop and continue themselves are in it too. `croupier sim --pace esp32 --calibrate` checks it.
-ESP32_FACTOR = 85.0
+ESP32_FACTOR = 145.0
 
 
 class Profile:
@@ -76,6 +76,7 @@ def cpu_clock(pid):
 
 PERIOD = 0.02  # seconds between slices: short against the 33.7 ms the receive buffer lasts at line rate
 SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no bursts after a pause)
+MIN_RUN_NS = 20000  # less budget left than this: the slice is over (no train of µs-long sleeps)
 
 
 def _realtime():
@@ -157,11 +158,17 @@ class Throttle:
                 pass
 
     def _control(self):
+        """A token bucket: the process earns wall time / factor of CPU, banks at most
+        SLICES_BANKED periods of it, and runs while it has some. Once it has used it up it is
+        stopped for at least a period, so a busy board runs in slices of a period's budget
+        (the calibration's). One that blocks (an emulated bus or flash wait, a sleep) stays
+        continued: its wait costs wall time, as on the chip, not the rest of a period."""
         period = PERIOD
         slice_ns = period * 1e9 / self.factor
         allowance = 0.0  # ns of CPU the process may still use now
         seen = self._cpu0
         last = self._started
+        running = False
         while not self._stop.is_set():
             now = time.monotonic_ns()
             cpu = time.clock_gettime_ns(self._clock)
@@ -173,9 +180,14 @@ class Throttle:
             # hardware) always counts in full
             allowance = min(allowance + earned, SLICES_BANKED * slice_ns) + credit - (cpu - seen)
             seen = cpu
-            if allowance > 0:
-                os.kill(self.pid, signal.SIGCONT)
+            if allowance > MIN_RUN_NS:
+                if not running:
+                    os.kill(self.pid, signal.SIGCONT)
+                    running = True
+                    self.slices += 1
                 time.sleep(allowance / 1e9)  # it can use at most this much CPU meanwhile
+                continue
+            if running:
                 os.kill(self.pid, signal.SIGSTOP)
-                self.slices += 1
+                running = False
             self._stop.wait(max(period, -allowance * self.factor / 1e9))
