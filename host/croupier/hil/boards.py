@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 
 HOLD_MS = 900  # a long press: well over the firmware's 600 ms threshold
+PRESSES = 3  # at pace: a key the keypad never registered is pressed again, at most this often
+REGISTERED_WITHIN_S = 3.0  # at pace: how long a press may take to be registered (the board busy)
 
 
 class VirtualTarget:
@@ -28,11 +30,24 @@ class VirtualTarget:
                                                                ", firmware from %s" % firmware if firmware else "")
 
     def press(self, device, key, hold=False):
-        """An electrical press on the emulated matrix, with real timing (logical key names)."""
-        if hold:
-            self.sim.press(key, ms=HOLD_MS)
-        else:
-            self.sim.press(key)
+        """An electrical press on the emulated matrix, with real timing (logical key names).
+        At the chip's pace a press that comes and goes while the firmware is busy (a frame, a
+        journal write) is never scanned, as on a real box: like a player watching it, the
+        next key then waits until the keypad has registered this one (`hello`'s keys), and a
+        press it did not register is made again."""
+        counts = device.hello().get("keys") if self.sim.pace else None
+        for _ in range(PRESSES if counts else 1):
+            if hold:
+                self.sim.press(key, ms=HOLD_MS)
+            else:
+                self.sim.press(key)
+            if counts is None:
+                return
+            deadline = time.monotonic() + REGISTERED_WITHIN_S
+            while time.monotonic() < deadline:
+                if device.hello()["keys"]["registered"] > counts["registered"]:
+                    return
+                time.sleep(0.1)
 
     def hard_reset(self, device):
         self.sim.hard_reset()
