@@ -6,7 +6,7 @@ import pytest
 import serial
 
 from croupier.cli import main
-from croupier.sim import VirtualBoard, pystone
+from croupier.sim import VirtualBoard, pace, pystone
 from croupier.sim.pace import ESP32
 from croupier.sim.ui import SimApp
 
@@ -22,8 +22,11 @@ print("got", got)
 
 def test_pystone_on_a_paced_board_scores_as_an_esp32():
     runs = [pystone.run_on_board("esp32") for _ in range(3)]
+    # beyond its budget by at most what it banked before the run and one overrun of a slice
+    # (the controller waits for the GIL to stop it: up to Python's 5 ms switch interval)
+    slack_ns = pace.SLICES_BANKED * pace.PERIOD * 1e9 / ESP32.factor + 5e6
     for run in runs:
-        assert run["cpu_share"] <= 1.05, "the board had more CPU time than its budget: %r" % (run,)
+        assert run["over_budget_ns"] <= slack_ns, "the board had more CPU time than its budget: %r" % (run,)
     # the chip's range (1,075-1,661 reported for an ESP32 at 240 MHz) for the middle of three:
     # one run of a host busy elsewhere may be slow
     assert 1075 <= sorted(run["pystones"] for run in runs)[1] <= 1661, runs

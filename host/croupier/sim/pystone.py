@@ -90,7 +90,8 @@ def run_on_board(pace="esp32", loops=LOOPS, timeout=120) -> dict:
     """Run pystone as a board's main.py. -> {'pystones': per wall second as the benchmark
     reports it, 'cpu_share': the share of its CPU budget the board got meanwhile (below 1
     when the host was too busy to give it all), 'per_budget': pystones per second of budget
-    actually used (what a board given its whole budget would score)}."""
+    actually used (what a board given its whole budget would score), 'over_budget_ns': CPU
+    time charged beyond the budget meanwhile (negative: under it)}."""
     from croupier.sim.board import VirtualBoard
 
     work = Path(tempfile.mkdtemp(prefix="croupier-pystone-"))
@@ -108,7 +109,8 @@ def run_on_board(pace="esp32", loops=LOOPS, timeout=120) -> dict:
     ms, stones = (int(n) for n in out[len(RESULT):].split()[:2])
     used, budget = after[0] - before[0], after[1] - before[1]
     share = used / budget if budget else 1.0
-    return {"pystones": stones, "cpu_share": share, "per_budget": stones / share if share else 0.0, "ms": ms}
+    return {"pystones": stones, "cpu_share": share, "per_budget": stones / share if share else 0.0, "ms": ms,
+            "over_budget_ns": used - budget}
 
 
 def _usage(throttle):
