@@ -23,7 +23,7 @@ ESP32_SPEED_RATIO = 200.0
 # interpreter slow for a while (on the build VM its caches and the hypervisor's page tables
 # are cold after a stop), so a paced CPU-second does about 40 % of an unpaced one's work; the
 # stop and continue themselves are in it too. `croupier sim --pace esp32 --calibrate` checks it.
-ESP32_FACTOR = 145.0
+ESP32_FACTOR = 130.0
 
 
 class Profile:
