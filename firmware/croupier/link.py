@@ -2,9 +2,9 @@
 # Lines starting with `@` are requests; anything else on the line (REPL chatter, a person
 # typing) is ignored. Each wake-up reads every byte waiting: a board buffers only a few
 # hundred (the ESP32's UART FIFO and stdin ring), so input read a byte per wake-up would be
-# lost at line rate. Bytes are read one at a time, for as long as poll says one is there: a
-# read of more blocks until all of them came (ESP32 and unix ports alike). They go into one
-# preallocated line buffer, so garbage of any length costs no memory. While a request is
+# lost at line rate. The board's console_read takes them at C speed (a Python loop of
+# one-byte reads is slower than the line on an ESP32). They go into one preallocated line
+# buffer, so garbage of any length costs no memory. While a request is
 # arriving, the app holds back key handling and redraws (quiet()): they take longer than the
 # receive buffer lasts. Every reply and event goes out as canonical JSON with its CRC-32:
 # 7-bit ASCII that never holds Ctrl-C or Ctrl-D.
@@ -13,7 +13,6 @@ import asyncio
 import binascii
 import gc
 import json
-import select
 import sys
 import time
 
@@ -28,6 +27,7 @@ LOG_PAGE = const(64)  # most records one `log` reply carries (`hello`'s log_max)
 LOG_DEFAULT = const(32)  # records of a `log` request without `max` (what protocol 1 began with)
 MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
+READ_CHUNK = const(128)  # most bytes one console read takes (the port allocates that much)
 PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
@@ -118,6 +118,14 @@ def parse(line):
     return request
 
 
+def _line_end(data, start):
+    """Where the first \n or \r at or after start is in data; len(data) if none."""
+    newline, ret = data.find(b"\n", start), data.find(b"\r", start)
+    if newline < 0:
+        return len(data) if ret < 0 else ret
+    return newline if ret < 0 or newline < ret else ret
+
+
 def _is_hex(text):
     for byte in text:
         if not (48 <= byte <= 57 or 97 <= byte <= 102):  # 0-9 a-f
@@ -126,16 +134,16 @@ def _is_hex(text):
 
 
 class Link:
-    def __init__(self, controller, journal, keypad, display, board, stdin=None, stdout=None):
+    def __init__(self, controller, journal, keypad, display, board, stdout=None):
         self.controller = controller
         self.journal = journal
         self.keypad = keypad
         self.display = display
         self.board = board
-        self._in = stdin or sys.stdin.buffer
         # Raw bytes: the text stream would turn each frame's \n into \r\n on an ESP32.
         self._out = stdout or sys.stdout.buffer
         self._line = bytearray(MAX_LINE)
+        self._view = memoryview(self._line)
         self._byte = bytearray(1)
         self._arriving = False  # the reader went to sleep inside a request line
         self._asleep_since = 0  # ticks_ms when it last went to sleep
@@ -196,34 +204,43 @@ class Link:
 
     async def _serve(self):
         self.send(self._hello_fields({"ev": "boot"}))
-        stream, byte = self._in, self._byte
-        line, view = self._line, memoryview(self._line)
-        reader = asyncio.StreamReader(stream)
-        waiting = select.poll()
-        waiting.register(stream, select.POLLIN)
-        ipoll, readinto = waiting.ipoll, stream.readinto  # bound once: each byte calls both
+        read, byte = self.board.console_read, self._byte
+        reader = asyncio.StreamReader(sys.stdin.buffer)
         size = 0  # bytes of the line so far; past MAX_LINE it is over-long
         while True:
-            self._arriving = size and line[0] == 64  # a request is on its way
+            self._arriving = size and self._line[0] == 64  # a request is on its way
             self._asleep_since = time.ticks_ms()
             if not await reader.readinto(byte):  # asleep until a byte is there
                 await asyncio.sleep_ms(20)  # stdin closed (host side of the pty gone)
                 continue
+            size = self._take(byte, size)
             while True:  # and every byte that came meanwhile, without going back to sleep
-                b = byte[0]
-                if b > 13 or (b != 10 and b != 13):  # most bytes: not a line end
-                    if size < MAX_LINE:
-                        line[size] = b
-                    size += 1
-                elif size:  # a line ends at \n or \r (a terminal's Enter)
-                    self.feed(view[:size] if size <= MAX_LINE else None)
-                    size = 0
-                for _ in ipoll(0):  # a byte is waiting (ipoll allocates nothing)
-                    break
-                else:
-                    break  # none: sleep until the next one
-                if not readinto(byte):
-                    break
+                data = read(READ_CHUNK)
+                n = len(data)
+                if n:
+                    size = self._take(data, size)
+                if n < READ_CHUNK and (not n or data[n - 1] != 10):
+                    break  # the receive ring ran dry: sleep until the next byte
+
+    def _take(self, data, size):
+        """Add input bytes to the line of `size` bytes, feeding each line they end (at \n
+        or \r, a terminal's Enter). -> the size of the line still open."""
+        start, n = 0, len(data)
+        while start < n:
+            end = _line_end(data, start)
+            count = end - start
+            if count:
+                if size < MAX_LINE:
+                    take = min(count, MAX_LINE - size)
+                    self._view[size:size + take] = memoryview(data)[start:start + take]
+                size += count
+            if end == n:
+                break
+            if size:
+                self.feed(self._view[:size] if size <= MAX_LINE else None)
+                size = 0
+            start = end + 1
+        return size
 
     async def quiet(self):
         """Returns once no request is arriving. Work that would keep the reader away for
@@ -257,6 +274,8 @@ class Link:
                      "message": "%s: %s" % (type(exc).__name__, exc)}
         finally:
             self._in_request = False
+        if gc.mem_free() < gc.mem_alloc():
+            gc.collect()  # while the host waits for the answer, not when its next request comes
         self._answer(reply)
         work, self._after_answer = self._after_answer, None
         if work is not None:

@@ -1,10 +1,14 @@
-"""What the system calls cost that take one serial byte into the virtual board's interpreter
-(the figure behind croupier.sim.board.RX_SYSCALLS_NS; docs/benchmarks.md, "Link at pace").
+"""What the virtual board's console costs its interpreter in host CPU that an ESP32 spends in
+C or not at all: the figures behind croupier.sim.board.RX_SYSCALLS_NS and WAKE_NS
+(docs/benchmarks.md, "Link at pace").
 
-The firmware reads a byte as the ESP32 lets it: poll says one waits, a 1-byte readinto takes
-it. On the chip both are a few C lines on the stdin ring; on the unix port each is a system
-call on the console pty. This times the loop on a raw pty as the board has it, and the same
-loop on a native stream that makes no system call; the difference is their share.
+- A byte read: the firmware's console_read is the unix port's C readline, one 1-byte read
+  system call per byte (the REPL reads the same way); on the chip it is a few C lines on the
+  stdin ring. Timed as a loop of 1-byte reads on a raw pty as the board has it, less the
+  same loop on a native stream that makes no system call.
+- A wake-up: a board asleep in poll that a batch of input wakes. On the chip that is a task
+  notification of a few µs; here the host kernel's switch in and out of the process, timed
+  as the process's CPU time per wake-up, less the Python of the loop that takes the byte.
 
     .venv/bin/python tests/bench/bench_serial_rx.py
 """
@@ -12,32 +16,32 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "host"))
 from croupier.paths import micropython_binary  # noqa: E402
+from croupier.sim.pace import cpu_clock  # noqa: E402
 from croupier.sim.ptys import console  # noqa: E402
 
 BYTES = 2900  # a pty holds 4 KB: each round fits
 ROUNDS = 30
+WAKES = 300
+WAKE_GAP = 0.005  # s between two inputs: the board is asleep again at each
 
 ON_PTY = """
-import sys, select
+import sys
 from time import ticks_us, ticks_diff
 s = sys.stdin.buffer
 b = bytearray(1)
-p = select.poll(); p.register(s, select.POLLIN); ipoll = p.ipoll
-POLL = %d
 best = 1e9
 while True:
     print("ready")
-    for _ in p.ipoll(-1): break
+    s.readinto(b)
     import time; time.sleep_ms(30)
     t = ticks_us(); n = 0
     while n < %d:
         s.readinto(b); n += 1
-        if POLL:
-            for _ in ipoll(0): break
     best = min(best, ticks_diff(ticks_us(), t) / n)
     while n < %d:
         s.readinto(b); n += 1
@@ -49,23 +53,30 @@ import io
 from time import ticks_us, ticks_diff
 src = io.BytesIO(bytes(%d))
 b = bytearray(1)
-ipoll = bytes  # a native call that returns a 1-item iterable, as ipoll(0) when a byte waits
-POLL = %d
 best = 1e9
 for r in range(%d):
     src.seek(0)
     t = ticks_us(); n = 0; s = src
     while n < %d:
         s.readinto(b); n += 1
-        if POLL:
-            for _ in ipoll(1): break
     best = min(best, ticks_diff(ticks_us(), t) / n)
 print("%%.3f" %% best)
 """
 
+WAKING = """
+import sys, select
+s = sys.stdin.buffer
+b = bytearray(1)
+p = select.poll(); p.register(s, select.POLLIN); ipoll = p.ipoll
+print("ready")
+while True:
+    for _ in ipoll(-1): break
+    s.readinto(b)
+"""
 
-def on_pty(mp, script, poll):
-    script.write_text(ON_PTY % (poll, BYTES, BYTES + 100))
+
+def byte_read_us(mp, script):
+    script.write_text(ON_PTY % (BYTES, BYTES + 100))
     master, slave = console()
     os.set_blocking(master, True)
     proc = subprocess.Popen([mp, str(script)], stdin=slave, stdout=subprocess.PIPE, text=True)
@@ -73,27 +84,48 @@ def on_pty(mp, script, poll):
     try:
         for _ in range(ROUNDS):
             proc.stdout.readline()  # ready
-            os.write(master, b"x" * (BYTES + 100))
-            best = float(proc.stdout.readline())
+            os.write(master, b"x" * (BYTES + 101))
+            on_pty = float(proc.stdout.readline())
     finally:
         proc.kill()
         os.close(master)
-    return best
+    script.write_text(NATIVE % (BYTES, ROUNDS, BYTES))
+    native = float(subprocess.run([mp, str(script)], capture_output=True, text=True, check=True).stdout)
+    return on_pty, native
 
 
-def native(mp, script, poll):
-    script.write_text(NATIVE % (BYTES, poll, ROUNDS, BYTES))
-    return float(subprocess.run([mp, str(script)], capture_output=True, text=True, check=True).stdout)
+def wake_us(mp, script, loop_us):
+    """-> the lowest of 5 figures of CPU µs per wake-up, the loop's own Python taken off."""
+    script.write_text(WAKING)
+    master, slave = console()
+    proc = subprocess.Popen([mp, str(script)], stdin=slave, stdout=subprocess.PIPE, text=True)
+    os.close(slave)
+    clock = cpu_clock(proc.pid)
+    figures = []
+    try:
+        proc.stdout.readline()  # ready
+        for _ in range(5):
+            time.sleep(WAKE_GAP)
+            before = time.clock_gettime_ns(clock)  # exact: the process is asleep
+            for _ in range(WAKES):
+                os.write(master, b"x")
+                time.sleep(WAKE_GAP)
+            figures.append((time.clock_gettime_ns(clock) - before) / WAKES / 1e3 - loop_us)
+    finally:
+        proc.kill()
+        os.close(master)
+    return min(figures)
 
 
 def main():
     mp = micropython_binary()
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "rx.py"
-        for poll, what in ((1, "poll + 1-byte read"), (0, "1-byte read alone")):
-            pty_us, native_us = on_pty(mp, script, poll), native(mp, script, poll)
-            print("- %s: %.3f µs a byte on the console pty, %.3f µs without system calls: "
-                  "their share %.3f µs" % (what, pty_us, native_us, pty_us - native_us))
+        on_pty, native = byte_read_us(mp, script)
+        print("- a byte read: %.3f µs on the console pty, %.3f µs without system calls: "
+              "their share %.3f µs" % (on_pty, native, on_pty - native))
+        print("- a wake-up from poll: %.1f µs of the interpreter's CPU beyond its Python"
+              % wake_us(mp, script, on_pty + 2 * native))
 
 
 if __name__ == "__main__":

@@ -53,8 +53,6 @@ def longest_hello(rid):
     return line
 
 
-@pytest.mark.xfail(strict=True, reason="the one-byte read loop is still slower than 115200 baud at the chip's "
-                                       "speed: 61-241 of 1,025 bytes are lost to the full receive buffer")
 def test_the_longest_request_at_line_rate_arrives_intact(paced):
     vb, link = paced
     for rid in (101, 102, 103):

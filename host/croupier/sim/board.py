@@ -38,12 +38,15 @@ INTERRUPT = 0x03
 OUTPUT_KEPT = 4 << 20  # bytes of board output kept for wait_output()
 UNSENT_KEPT = 1 << 20  # bytes waiting for a reader of the serial port; older ones are lost
 RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is lost (unpaced)
-# Host CPU time the interpreter spends in the system calls that take one serial byte off the
-# console (the poll that finds it and the 1-byte read: how the firmware and the REPL read),
-# which on an ESP32 are a few C lines on its stdin ring: a paced board gets it back per byte
-# read. tests/bench/bench_serial_rx.py measures it (1.1-1.3 µs of 1.5 per byte); the lower end
-# is credited, so a busy host, whose system calls are slower, makes the board slower.
-RX_SYSCALLS_NS = 1100
+# The host kernel's CPU time to wake an interpreter asleep in poll, which on the chip is a
+# task notification of a few µs: a paced board gets it back per batch of input that wakes it.
+# tests/bench/bench_serial_rx.py measures it (16-25 µs); the lower end is credited, so a busy
+# host, whose system calls are slower, makes the board slower.
+WAKE_NS = 15000
+# The ESP32's REPL UART interrupts when its FIFO holds 120 bytes (RXFIFO_FULL_THR in
+# ports/esp32/uart.c) or after a byte's time of silence, and only then moves the bytes to the
+# stdin ring: a paced board's input arrives in such batches, not byte by byte.
+UART_RX_BATCH = 120
 LINE_TICK = 0.001  # a line with a baud rate moves its bytes this often (not one wake-up per byte)
 SIDE_DEADLINE = 5.0  # seconds the board may take to read a side-channel message
 LOGICAL_KEYS = {"ok": "#", "undo": "*", "a": "A", "b": "B", "c": "C", "d": "D", "menu": "D"}
@@ -116,7 +119,6 @@ class VirtualBoard:
         self._unsent = bytearray()  # board output waiting for the serial port to take it
         self._rx = bytearray()  # serial input waiting for the interpreter to read it
         self._fed = 0  # bytes written into the running interpreter's console
-        self._reads_credited = 0  # of them, read by it and credited to its pace budget
         self._to_board = Line(never_forge=bytes((INTERRUPT,)))
         self._to_host = Line()
         self._rx_room = self.pace.rx_buffer if self.pace else RX_BUFFER
@@ -379,11 +381,14 @@ class VirtualBoard:
         self._cause = cause
         master, slave = ptys.console()
         self._console_name = os.ttyname(slave)
-        self._fed = self._reads_credited = 0
+        # A second, non-blocking descriptor of the console: the board's console_read takes
+        # what is waiting through it, while stdin blocks as the ESP32's does.
+        waiting = os.open(self._console_name, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+        self._fed = 0
         env = dict(os.environ, MICROPYPATH=str(self._modules))
         env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
             "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
-            "UID": self._uid_text(), "RTC": self._rtc, "FREE": self._free,
+            "UID": self._uid_text(), "RTC": self._rtc, "FREE": self._free, "CONSOLE_WAITING": waiting,
             "FLASH_US": self.pace.flash_timing() if self.pace else "0,0,0,0", "PACED": int(bool(self.pace)),
             "KEYPAD": "%s/%s" % (",".join(map(str, _gpios(self._pins, "key_row"))),
                                  ",".join(map(str, _gpios(self._pins, "key_col")))),
@@ -395,9 +400,10 @@ class VirtualBoard:
             self._proc = subprocess.Popen(
                 [self._micropython, "-X", "heapsize=%d" % (self.heap + SIM_HEAP), "-m", "_sim_boot"],
                 stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
-                preexec_fn=_die_with_parent)
+                pass_fds=(waiting,), preexec_fn=_die_with_parent)
         finally:
             os.close(slave)
+            os.close(waiting)
         if self.pace:  # paced once booted: the emulation's own start-up is a chip's ROM and C init
             self.throttle = paces.Throttle(self._proc.pid, self.pace.factor)
         self._console = master
@@ -502,9 +508,6 @@ class VirtualBoard:
                                                     self._to_host.wait(now)) if w is not None]
         if self._unsent or self._rx:
             waits.append(0.01)  # a reader is behind: retry soon
-        if self.throttle and self._fed > self._reads_credited:
-            self._unread()  # credits the bytes read since
-            waits.append(0.01)
         return min(waits) if waits else None
 
     def _to_console(self, data: bytes):
@@ -531,8 +534,7 @@ class VirtualBoard:
 
     def _unread(self):
         """Serial input the interpreter has not read. Paced, the console's own queue counts
-        too (the board's receive buffer is small): its slave end, opened for a moment, tells.
-        What the interpreter read since the last look is credited (RX_SYSCALLS_NS)."""
+        too (the board's receive buffer is small): its slave end, opened for a moment, tells."""
         if not self.pace:
             return len(self._rx)
         try:
@@ -543,17 +545,18 @@ class VirtualBoard:
             queued = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
         finally:
             os.close(fd)
-        read = self._fed - queued
-        if self.throttle and read > self._reads_credited:
-            self.throttle.credit((read - self._reads_credited) * RX_SYSCALLS_NS)
-            self._reads_credited = read
         return len(self._rx) + queued
 
     def _flush_rx(self):
+        if self.pace and len(self._rx) < UART_RX_BATCH and self._to_board.wait(time.monotonic()) is not None:
+            return  # more is on its way: the UART interrupts at a batch or at a pause
         try:
+            wakes = self.throttle is not None and self.throttle.asleep()
             written = os.write(self._console, self._rx)
             del self._rx[:written]
             self._fed += written
+            if wakes and written:
+                self.throttle.credit(WAKE_NS)
         except BlockingIOError:
             pass  # the interpreter is not reading right now
         except OSError:

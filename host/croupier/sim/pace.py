@@ -19,11 +19,13 @@ import time
 # the chip's time for the same bytecode, the figure of a board run at full speed).
 ESP32_SPEED_RATIO = 200.0
 # The pacer's factor (budget = wall time / factor) is smaller: calibrated on the paced board,
-# where pystone scores ~1,300 (tests/bench/bench_pystone.py). Each resume leaves the
-# interpreter slow for a while (on the build VM its caches and the hypervisor's page tables
-# are cold after a stop), so a paced CPU-second does about 40 % of an unpaced one's work; the
-# stop and continue themselves are in it too. `croupier sim --pace esp32 --calibrate` checks it.
-ESP32_FACTOR = 130.0
+# where pystone scores ~1,300 (tests/bench/bench_pystone.py: 80 gave a median of 1,356 over 3
+# runs, 75 gave 1,557, 130 gave 594). Each resume leaves the interpreter slow for a while (on
+# the build VM its caches and the hypervisor's page tables are cold after a stop, and the stop
+# and continue themselves are charged to it), so a paced CPU-second does less work than an
+# unpaced one, the less the shorter its slices. `croupier sim --pace esp32 --calibrate`
+# checks it.
+ESP32_FACTOR = 80.0
 
 
 class Profile:
@@ -77,6 +79,7 @@ def cpu_clock(pid):
 PERIOD = 0.02  # seconds between slices: short against the 33.7 ms the receive buffer lasts at line rate
 SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no bursts after a pause)
 MIN_RUN_NS = 20000  # less budget left than this: the slice is over (no train of µs-long sleeps)
+SETTLE_READS = 200  # looks at a stopped process's state before its clock is taken as exact
 
 
 def _realtime():
@@ -90,6 +93,54 @@ def _realtime():
         return True
     except (OSError, AttributeError):
         return False
+
+
+def _state(stat_fd):
+    """A process's scheduler state from its open /proc/<pid>/stat: b"R" running, b"S"
+    asleep (a poll, a sleep), b"T" stopped, ..."""
+    stat = os.pread(stat_fd, 512, 0)
+    at = stat.rindex(b")") + 2
+    return stat[at:at + 1]
+
+
+class CpuUsed:
+    """The CPU time a process has used so far, never less than the truth. The kernel brings
+    another process's CPU clock up to date only when the process is switched out or at a
+    timer tick (4 ms on the build VM: half a second of the chip's time at the pace), so
+    while the process runs (state R in /proc/<pid>/stat) the wall time since its clock was
+    last known exact counts as used as well. A stopped or waiting process is exact."""
+
+    def __init__(self, pid):
+        self._clock = cpu_clock(pid)
+        self._stat = os.open("/proc/%d/stat" % pid, os.O_RDONLY)
+        self._accounted = time.clock_gettime_ns(self._clock)
+        self._exact_at = self._seen_at = time.monotonic_ns()  # the clock was exact by then
+
+    def read(self, now):
+        """-> ns of CPU time used by `now` (monotonic_ns), as an upper bound."""
+        cpu = time.clock_gettime_ns(self._clock)
+        if cpu != self._accounted:  # brought up to date since the last reading
+            self._accounted, self._exact_at = cpu, self._seen_at
+        self._seen_at = now
+        if self._running():
+            return cpu + max(0, now - self._exact_at)
+        self._exact_at = now
+        return cpu
+
+    def settled(self):
+        """-> the exact CPU time of a process just sent SIGSTOP, once the stop took hold."""
+        for _ in range(SETTLE_READS):
+            if not self._running():
+                break
+        self._exact_at = self._seen_at = time.monotonic_ns()
+        self._accounted = time.clock_gettime_ns(self._clock)
+        return self._accounted
+
+    def _running(self):
+        return _state(self._stat) == b"R"  # on a core, or waiting for one
+
+    def close(self):
+        os.close(self._stat)
 
 
 class Throttle:
@@ -107,6 +158,7 @@ class Throttle:
         self._ended = None
         self._stop = threading.Event()
         self._credit = 0
+        self._stat = None  # /proc/<pid>/stat, open once asleep() is asked
         self._thread = threading.Thread(target=self._run, name="pace-%d" % pid, daemon=True)
 
     def start(self):
@@ -135,11 +187,23 @@ class Throttle:
 
     def close(self):
         self.cpu_ns
+        if self._stat is not None:
+            os.close(self._stat)
+            self._stat = None
         if self._started is not None:
             self._ended = self._ended or time.monotonic_ns()
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(2)
+
+    def asleep(self):
+        """Whether the process is waiting (in a poll or a sleep), so an input wakes it."""
+        if self._stat is None:
+            self._stat = os.open("/proc/%d/stat" % self.pid, os.O_RDONLY)
+        try:
+            return _state(self._stat) == b"S"
+        except OSError:
+            return False  # it ended
 
     def credit(self, ns):
         """CPU time the board spent in emulated hardware: it does not count against the budget."""
@@ -166,28 +230,37 @@ class Throttle:
         period = PERIOD
         slice_ns = period * 1e9 / self.factor
         allowance = 0.0  # ns of CPU the process may still use now
-        seen = self._cpu0
+        used = CpuUsed(self.pid)
+        seen = used.read(time.monotonic_ns())
         last = self._started
         running = False
-        while not self._stop.is_set():
-            now = time.monotonic_ns()
-            cpu = time.clock_gettime_ns(self._clock)
-            credit, self._credit = self._credit, 0
-            self.credited_ns += credit
-            earned = (now - last) / self.factor
-            last = now
-            # idle time banks a little budget at most; credit (work the chip does in
-            # hardware) always counts in full
-            allowance = min(allowance + earned, SLICES_BANKED * slice_ns) + credit - (cpu - seen)
-            seen = cpu
-            if allowance > MIN_RUN_NS:
-                if not running:
-                    os.kill(self.pid, signal.SIGCONT)
-                    running = True
-                    self.slices += 1
-                time.sleep(allowance / 1e9)  # it can use at most this much CPU meanwhile
-                continue
-            if running:
-                os.kill(self.pid, signal.SIGSTOP)
-                running = False
-            self._stop.wait(max(period, -allowance * self.factor / 1e9))
+        try:
+            while not self._stop.is_set():
+                now = time.monotonic_ns()
+                cpu = used.read(now)
+                credit, self._credit = self._credit, 0
+                self.credited_ns += credit
+                earned = (now - last) / self.factor
+                last = now
+                # idle time banks a little budget at most; credit (work the chip does in
+                # hardware) and an estimate of use found too high always count in full
+                allowance = min(allowance + earned, SLICES_BANKED * slice_ns) + credit - (cpu - seen)
+                seen = cpu
+                if allowance > MIN_RUN_NS:
+                    if not running:
+                        os.kill(self.pid, signal.SIGCONT)
+                        running = True
+                        self.slices += 1
+                    time.sleep(allowance / 1e9)  # it can use at most this much CPU meanwhile
+                    continue
+                if running:
+                    os.kill(self.pid, signal.SIGSTOP)
+                    running = False
+                    exact = used.settled()  # the estimate counts time waiting for a core
+                    allowance += seen - exact
+                    seen = exact
+                    if allowance > MIN_RUN_NS:
+                        continue  # it had not used its budget after all: on at once
+                self._stop.wait(max(period, -allowance * self.factor / 1e9))
+        finally:
+            used.close()

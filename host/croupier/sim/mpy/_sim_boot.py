@@ -22,6 +22,7 @@ import _sim_wake  # noqa: E402
 from flashbdev import bdev  # noqa: E402 (the port's frozen module; opens the image while / is the host's)
 
 _in = sys.stdin.buffer
+_waiting = _sim_stdio.waiting_input()
 _out = _sim_stdio.stdout
 _c = bytearray(1)
 _RAW_PROMPT = "raw REPL; CTRL-B to exit\n"
@@ -44,7 +45,11 @@ def getc():
     if _since_getc is not None:
         ch.spent(_since_getc)
     try:
-        if not _in.readinto(_c):
+        t = ticks_us()
+        if _waiting.readinto(_c):  # a byte was there: on a board, a few C lines on the ring
+            ch.spent(t)
+            return _c[0]
+        if not _in.readinto(_c):  # asleep until one comes
             raise SystemExit  # the serial port is gone: the supervisor is stopping us
         return _c[0]
     except KeyboardInterrupt:
