@@ -66,12 +66,14 @@ class App:
         gc.collect()
         self.ui.splash(shown)  # up for the rest of its time: the start-up took some of it
         link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
+        self.display.between_steps = link.drain
         tasks = [asyncio.create_task(coro) for coro in (
             self.keypad.run(), self.buzzer.run(), link.run(),
             self._keys(link), self._refresh(link), self._clock(), self._uptime())]
         await self.failed.wait()
         for task in tasks:
             task.cancel()
+        self.display.between_steps = None  # the next start's link reads what waits
         if self.up:
             await asyncio.sleep_ms(RESTART_MS)
         return self.up
@@ -124,6 +126,7 @@ class App:
             except Exception as e:  # a UI bug: report it, then carry on from the journal
                 self.crash(e)
                 self.failed.set()
+            link.catch_up()  # a request that began during the key's work
 
     async def _refresh(self, link):
         counted = False  # tried once: a full flash would refuse it at every frame
@@ -132,7 +135,9 @@ class App:
             await link.quiet()
             self.redraw.clear()
             self.ui.draw(self.display)
-            self.display.show()  # sends only the pages that changed
+            link.drain()
+            self.display.show()  # sends only the pages that changed, draining the input between
+            link.catch_up()
             self.up = True
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now

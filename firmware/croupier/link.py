@@ -13,6 +13,7 @@ import asyncio
 import binascii
 import gc
 import json
+import select
 import sys
 import time
 
@@ -27,7 +28,8 @@ LOG_PAGE = const(64)  # most records one `log` reply carries (`hello`'s log_max)
 LOG_DEFAULT = const(32)  # records of a `log` request without `max` (what protocol 1 began with)
 MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
-READ_CHUNK = const(128)  # most bytes one console read takes (the port allocates that much)
+READ_CHUNK = const(128)
+HELD_MAX = const(1088)  # input drain() can hold: a longest request and a bit  # most bytes one console read takes (the port allocates that much)
 PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
@@ -118,11 +120,11 @@ def parse(line):
     return request
 
 
-def _line_end(data, start):
-    """Where the first \n or \r at or after start is in data; len(data) if none."""
-    newline, ret = data.find(b"\n", start), data.find(b"\r", start)
+def _line_end(data, start, end):
+    """Where the first \\n or \\r in data[start:end] is; end if none."""
+    newline, ret = data.find(b"\n", start, end), data.find(b"\r", start, end)
     if newline < 0:
-        return len(data) if ret < 0 else ret
+        return end if ret < 0 else ret
     return newline if ret < 0 or newline < ret else ret
 
 
@@ -145,6 +147,12 @@ class Link:
         self._line = bytearray(MAX_LINE)
         self._view = memoryview(self._line)
         self._byte = bytearray(1)
+        self._size = 0  # bytes of the line so far; past MAX_LINE it is over-long
+        self._held = bytearray(HELD_MAX)  # input drain() took while long work ran
+        self._held_n = 0
+        waiting = select.poll()
+        waiting.register(sys.stdin.buffer, select.POLLIN)
+        self._ready = waiting.ipoll
         self._arriving = False  # the reader went to sleep inside a request line
         self._asleep_since = 0  # ticks_ms when it last went to sleep
         self._running = True  # False once run() ended: a restarted app makes a new Link
@@ -206,28 +214,60 @@ class Link:
         self.send(self._hello_fields({"ev": "boot"}))
         read, byte = self.board.console_read, self._byte
         reader = asyncio.StreamReader(sys.stdin.buffer)
-        size = 0  # bytes of the line so far; past MAX_LINE it is over-long
         while True:
-            self._arriving = size and self._line[0] == 64  # a request is on its way
+            self._arriving = self._size and self._line[0] == 64  # a request is on its way
             self._asleep_since = time.ticks_ms()
             if not await reader.readinto(byte):  # asleep until a byte is there
                 await asyncio.sleep_ms(20)  # stdin closed (host side of the pty gone)
                 continue
-            size = self._take(byte, size)
+            self._take_held()  # what long work drained came before this byte
+            self._size = self._take(byte, self._size)
             while True:  # and every byte that came meanwhile, without going back to sleep
                 data = read(READ_CHUNK)
                 n = len(data)
                 if n:
-                    size = self._take(data, size)
+                    self._size = self._take(data, self._size)
                 if n < READ_CHUNK and (not n or data[n - 1] != 10):
                     break  # the receive ring ran dry: sleep until the next byte
 
-    def _take(self, data, size):
-        """Add input bytes to the line of `size` bytes, feeding each line they end (at \n
-        or \r, a terminal's Enter). -> the size of the line still open."""
-        start, n = 0, len(data)
+    def drain(self):
+        """Move the serial input waiting into the held buffer, unread. Long work (a frame's
+        transfers, a key's handling) calls this between its steps: it outlasts the receive
+        buffer (34 ms at line rate on an ESP32). catch_up() or the reader takes it in order."""
+        for _ in self._ready(0):  # a byte waits (ipoll allocates nothing)
+            break
+        else:
+            return
+        read, held, n = self.board.console_read, self._held, self._held_n
+        while n < HELD_MAX:
+            data = read(min(READ_CHUNK, HELD_MAX - n))
+            if not data:
+                break
+            held[n:n + len(data)] = data
+            n += len(data)
+        self._held_n = n
+
+    def catch_up(self):
+        """Take in what drain() held and what waits now, answering the requests it ends.
+        For the end of long work, where nothing is on the stack that a request could upset."""
+        self.drain()
+        self._take_held()
+
+    def _take_held(self):
+        n = self._held_n
+        if n:
+            self._held_n = 0
+            self._size = self._take(self._held, self._size, n)
+
+    def _take(self, data, size, n=-1):
+        """Add input bytes (the first n of data, all if n < 0) to the line of `size` bytes,
+        feeding each line they end (at \\n or \\r, a terminal's Enter). -> the size of the
+        line still open."""
+        if n < 0:
+            n = len(data)
+        start = 0
         while start < n:
-            end = _line_end(data, start)
+            end = _line_end(data, start, n)
             count = end - start
             if count:
                 if size < MAX_LINE:

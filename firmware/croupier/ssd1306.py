@@ -95,6 +95,8 @@ class SSD1306(framebuf.FrameBuffer):
         # the runs of the page above, and of this page: (top page, first, last chunk) each
         self._held = bytearray(3 * _RUNS)
         self._runs = bytearray(3 * _RUNS)
+        self.between_steps = None  # called after each page compared and each transfer sent
+        # (the link drains its serial input: a frame outlasts the chip's receive buffer)
         self._cmd1 = bytearray((_CTRL_CMD, 0))
         self._cmd2 = bytearray((_CTRL_CMD, 0, 0))
         self.i2c.writeto(self.addr, _INIT)
@@ -132,6 +134,8 @@ class SSD1306(framebuf.FrameBuffer):
                     self._place(held, n_held, page, first, last, runs, n)
                     n += 3
                 shadow[:] = frame  # pages found unchanged need no copy
+                if self.between_steps is not None:
+                    self.between_steps()
             sent += self._send_held(held, n_held, page - 1)
             held, runs, n_held = runs, held, n
         return sent + self._send_held(held, n_held, PAGES - 1)
@@ -177,6 +181,8 @@ class SSD1306(framebuf.FrameBuffer):
         buf[11] = bottom
         count = (bottom - top + 1) * (last - first + 1)
         self.i2c.writeto(self.addr, self._tx[count])
+        if self.between_steps is not None:
+            self.between_steps()
         return count * CHUNK
 
     def _command(self, cmd, arg=-1):

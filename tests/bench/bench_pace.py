@@ -35,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
-from fwlink import frame, frames_on  # noqa: E402
+from fwlink import frames_on, longest_hello  # noqa: E402
 from test_mash import read_journal, replay_journal  # noqa: E402
 from ui_run import HOLD_MS, card_keys, game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
@@ -219,15 +219,6 @@ def boot_time(flash, glass, pace):
             + (done[1] - waiting) * RATIO)
 
 
-def padded_hello(rid):
-    """A `hello` request of exactly 1,024 bytes (`@`, JSON padded with spaces, `|crc`)."""
-    head = '{"id":%d,"cmd":"hello"' % rid
-    payload = head + " " * (1024 - 1 - 9 - len(head) - 1) + "}"
-    line = frame(raw=payload.encode())
-    assert len(line) == 1024 + 1, len(line)
-    return line
-
-
 def big_requests(vb, link, count):
     """count 1,024-byte requests at line rate while a thread types and deletes digits."""
     stop = threading.Event()
@@ -244,7 +235,7 @@ def big_requests(vb, link, count):
         for _ in range(count):
             rid = link._next_id
             link._next_id += 1
-            link.send_raw(padded_hello(rid))
+            link.send_raw(longest_hello(rid))
             try:
                 intact += bool(link.reply(rid, timeout=4).get("ok"))
             except AssertionError:  # lost bytes: no answer, or one for a mangled line

@@ -24,6 +24,16 @@ def frame(obj=None, raw=None, crc=True) -> bytes:
     return b"@" + payload + ((b"|" + crc_hex(payload).encode()) if crc else b"") + b"\n"
 
 
+def longest_hello(rid) -> bytes:
+    """A `hello` of 1,024 bytes between `@` and the line end, the protocol's maximum (JSON
+    padded with spaces, `|crc`)."""
+    head = '{"id":%d,"cmd":"hello"' % rid
+    payload = head + " " * (1024 - 1 - 9 - len(head) - 1) + "}"
+    line = frame(raw=payload.encode())
+    assert len(line) == 1024 + 1, len(line)
+    return line
+
+
 def unframe(line: bytes):
     """The object of one device frame; asserts the device framing rules hold."""
     assert line.endswith(b"\n") and line.startswith(b"@"), line

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from croupier.sim import VirtualBoard
-from fwlink import HEAP, frame, frames_on
+from fwlink import HEAP, frames_on, longest_hello
 from synced import synced_game
 from ui_run import card_keys, setup_keys, wait_for_screen, wait_until
 
@@ -42,15 +42,6 @@ def paced():
         settle(vb)
         with frames_on(vb.port) as link:
             yield vb, link
-
-
-def longest_hello(rid):
-    """A `hello` of 1,024 bytes between `@` and the line end, the protocol's maximum."""
-    head = '{"id":%d,"cmd":"hello"' % rid
-    payload = head + " " * (1024 - 1 - 9 - len(head) - 1) + "}"
-    line = frame(raw=payload.encode())
-    assert len(line) == 1024 + 1
-    return line
 
 
 def test_the_longest_request_at_line_rate_arrives_intact(paced):

@@ -38,11 +38,6 @@ INTERRUPT = 0x03
 OUTPUT_KEPT = 4 << 20  # bytes of board output kept for wait_output()
 UNSENT_KEPT = 1 << 20  # bytes waiting for a reader of the serial port; older ones are lost
 RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is lost (unpaced)
-# The host kernel's CPU time to wake an interpreter asleep in poll, which on the chip is a
-# task notification of a few µs: a paced board gets it back per batch of input that wakes it.
-# tests/bench/bench_serial_rx.py measures it (16-25 µs); the lower end is credited, so a busy
-# host, whose system calls are slower, makes the board slower.
-WAKE_NS = 15000
 # The ESP32's REPL UART interrupts when its FIFO holds 120 bytes (RXFIFO_FULL_THR in
 # ports/esp32/uart.c) or after a byte's time of silence, and only then moves the bytes to the
 # stdin ring: a paced board's input arrives in such batches, not byte by byte.
@@ -551,12 +546,9 @@ class VirtualBoard:
         if self.pace and len(self._rx) < UART_RX_BATCH and self._to_board.wait(time.monotonic()) is not None:
             return  # more is on its way: the UART interrupts at a batch or at a pause
         try:
-            wakes = self.throttle is not None and self.throttle.asleep()
             written = os.write(self._console, self._rx)
             del self._rx[:written]
             self._fed += written
-            if wakes and written:
-                self.throttle.credit(WAKE_NS)
         except BlockingIOError:
             pass  # the interpreter is not reading right now
         except OSError:

@@ -80,6 +80,13 @@ PERIOD = 0.02  # seconds between slices: short against the 33.7 ms the receive b
 SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no bursts after a pause)
 MIN_RUN_NS = 20000  # less budget left than this: the slice is over (no train of µs-long sleeps)
 SETTLE_READS = 200  # looks at a stopped process's state before its clock is taken as exact
+# The host kernel's CPU time to wake a sleeping interpreter (from a poll for input, a timed
+# sleep), which on the chip is a FreeRTOS wake-up of a few µs: given back for each time the
+# process went to sleep, counted by the kernel (voluntary_ctxt_switches in
+# /proc/<pid>/status). tests/bench/bench_serial_rx.py measures it (16-25 µs a wake-up on
+# the build VM); the lower end is credited, so a busy host, whose wake-ups cost more, makes
+# the board slower.
+WAKE_NS = 15000
 
 
 def _realtime():
@@ -113,6 +120,7 @@ class CpuUsed:
     def __init__(self, pid):
         self._clock = cpu_clock(pid)
         self._stat = os.open("/proc/%d/stat" % pid, os.O_RDONLY)
+        self._status = os.open("/proc/%d/status" % pid, os.O_RDONLY)
         self._accounted = time.clock_gettime_ns(self._clock)
         self._exact_at = self._seen_at = time.monotonic_ns()  # the clock was exact by then
 
@@ -139,8 +147,15 @@ class CpuUsed:
     def _running(self):
         return _state(self._stat) == b"R"  # on a core, or waiting for one
 
+    def sleeps(self):
+        """-> how many times the process has gone to sleep (or been stopped) so far."""
+        status = os.pread(self._status, 4096, 0)
+        at = status.index(b"\nvoluntary_ctxt_switches:") + 25
+        return int(status[at:status.index(b"\n", at)])
+
     def close(self):
         os.close(self._stat)
+        os.close(self._status)
 
 
 class Throttle:
@@ -158,7 +173,6 @@ class Throttle:
         self._ended = None
         self._stop = threading.Event()
         self._credit = 0
-        self._stat = None  # /proc/<pid>/stat, open once asleep() is asked
         self._thread = threading.Thread(target=self._run, name="pace-%d" % pid, daemon=True)
 
     def start(self):
@@ -187,23 +201,11 @@ class Throttle:
 
     def close(self):
         self.cpu_ns
-        if self._stat is not None:
-            os.close(self._stat)
-            self._stat = None
         if self._started is not None:
             self._ended = self._ended or time.monotonic_ns()
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(2)
-
-    def asleep(self):
-        """Whether the process is waiting (in a poll or a sleep), so an input wakes it."""
-        if self._stat is None:
-            self._stat = os.open("/proc/%d/stat" % self.pid, os.O_RDONLY)
-        try:
-            return _state(self._stat) == b"S"
-        except OSError:
-            return False  # it ended
 
     def credit(self, ns):
         """CPU time the board spent in emulated hardware: it does not count against the budget."""
@@ -232,6 +234,8 @@ class Throttle:
         allowance = 0.0  # ns of CPU the process may still use now
         used = CpuUsed(self.pid)
         seen = used.read(time.monotonic_ns())
+        slept = used.sleeps()
+        stops = 0  # stops since the last look at the sleeps: each counts as one
         last = self._started
         running = False
         try:
@@ -239,12 +243,17 @@ class Throttle:
                 now = time.monotonic_ns()
                 cpu = used.read(now)
                 credit, self._credit = self._credit, 0
-                self.credited_ns += credit
+                sleeps = used.sleeps()
+                woken = max(0, sleeps - slept - stops) * WAKE_NS
+                slept, stops = sleeps, 0
+                self.credited_ns += credit + woken
                 earned = (now - last) / self.factor
                 last = now
-                # idle time banks a little budget at most; credit (work the chip does in
-                # hardware) and an estimate of use found too high always count in full
-                allowance = min(allowance + earned, SLICES_BANKED * slice_ns) + credit - (cpu - seen)
+                # idle time banks a little budget at most, and so do wake-ups (their charge
+                # fell on that budget); credit (work the chip does in hardware) and an
+                # estimate of use found too high always count in full
+                allowance = (min(allowance + earned + woken, SLICES_BANKED * slice_ns)
+                             + credit - (cpu - seen))
                 seen = cpu
                 if allowance > MIN_RUN_NS:
                     if not running:
@@ -256,6 +265,7 @@ class Throttle:
                 if running:
                     os.kill(self.pid, signal.SIGSTOP)
                     running = False
+                    stops += 1
                     exact = used.settled()  # the estimate counts time waiting for a core
                     allowance += seen - exact
                     seen = exact
