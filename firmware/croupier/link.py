@@ -10,6 +10,7 @@
 # 7-bit ASCII that never holds Ctrl-C or Ctrl-D.
 from micropython import const
 import asyncio
+from asyncio import core
 import binascii
 import gc
 import json
@@ -120,6 +121,13 @@ def parse(line):
     return request
 
 
+async def _readable(stream):
+    """Until stream has input waiting, without reading it: asyncio's own wait for a stream
+    (what its StreamReader does before each read). A read after the wait could block: long
+    work may have drained the input meanwhile (Link.drain)."""
+    yield core._io_queue.queue_read(stream)
+
+
 def _line_end(data, start, end):
     """Where the first \\n or \\r in data[start:end] is; end if none."""
     newline, ret = data.find(b"\n", start, end), data.find(b"\r", start, end)
@@ -146,7 +154,6 @@ class Link:
         self._out = stdout or sys.stdout.buffer
         self._line = bytearray(MAX_LINE)
         self._view = memoryview(self._line)
-        self._byte = bytearray(1)
         self._size = 0  # bytes of the line so far; past MAX_LINE it is over-long
         self._held = bytearray(HELD_MAX)  # input drain() took while long work ran
         self._held_n = 0
@@ -212,23 +219,24 @@ class Link:
 
     async def _serve(self):
         self.send(self._hello_fields({"ev": "boot"}))
-        read, byte = self.board.console_read, self._byte
-        reader = asyncio.StreamReader(sys.stdin.buffer)
+        read, stdin = self.board.console_read, sys.stdin.buffer
         while True:
             self._arriving = self._size and self._line[0] == 64  # a request is on its way
             self._asleep_since = time.ticks_ms()
-            if not await reader.readinto(byte):  # asleep until a byte is there
-                await asyncio.sleep_ms(20)  # stdin closed (host side of the pty gone)
+            await _readable(stdin)  # asleep until a byte is there
+            self._take_held()  # what long work drained came before it
+            data = read(READ_CHUNK)
+            if not data:  # long work took it first (a read now would block), or stdin closed
+                await asyncio.sleep_ms(PAUSE_MS)
                 continue
-            self._take_held()  # what long work drained came before this byte
-            self._size = self._take(byte, self._size)
             while True:  # and every byte that came meanwhile, without going back to sleep
-                data = read(READ_CHUNK)
                 n = len(data)
-                if n:
-                    self._size = self._take(data, self._size)
-                if n < READ_CHUNK and (not n or data[n - 1] != 10):
+                self._size = self._take(data, self._size)
+                if n < READ_CHUNK and data[n - 1] != 10:
                     break  # the receive ring ran dry: sleep until the next byte
+                data = read(READ_CHUNK)
+                if not data:
+                    break
 
     def drain(self):
         """Move the serial input waiting into the held buffer, unread. Long work (a frame's

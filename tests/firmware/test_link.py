@@ -290,3 +290,58 @@ def test_keys_wait_for_a_request_only_while_it_arrives(vb, link):
     wait_until(lambda: vb.i2c_bytes != before, 10, "the key's frame while the line is open")
     link.send_raw(request[12:])
     assert link.reply(21)["ok"] is True
+
+
+DRAINED_DURING_WORK = '''
+import json
+from ramflash import RamFlash, mount
+from croupier.controller import Controller
+from croupier.journal import Journal
+from croupier.link import Link
+
+
+class Ring:
+    """A board whose receive ring holds pieces of input, one piece a read."""
+
+    def __init__(self):
+        self.pieces = []
+
+    def console_read(self, limit):
+        if not self.pieces:
+            return b""
+        piece = self.pieces.pop(0)
+        if len(piece) > limit:
+            self.pieces.insert(0, piece[limit:])
+        return piece[:limit]
+
+
+class Wire:
+    def __init__(self):
+        self.out = bytearray()
+
+    def write(self, data):
+        self.out += data.encode() if isinstance(data, str) else data
+        return len(data)
+
+
+mount(RamFlash(blocks=64), fresh=True)
+journal = Journal("/flash/j")
+ring, wire = Ring(), Wire()
+link = Link(Controller(journal), journal, None, None, ring, stdout=wire)
+link._ready = lambda timeout: ring.pieces  # poll: a byte waits while pieces are left
+ring.pieces = [b'@{"cmd":"get_roster","id":1}\\n@{"cmd":"get_ro', b'ster","id":2}\\n@{"cmd":']
+link.drain()  # in the middle of a frame: held, not answered
+during = bytes(wire.out)
+ring.pieces = [b'"get_roster","id":3}\\n']
+link.catch_up()  # the frame is out: the held input first, then what came since
+print(json.dumps({"during": during.decode(), "after": bytes(wire.out).decode(), "left": len(ring.pieces)}))
+'''
+
+
+def test_input_drained_during_long_work_is_answered_after_it_in_order(mpy):
+    """What drain() takes while a frame is sent waits, unanswered, until catch_up(); then
+    every request it held is answered in order, the one split across the drain included."""
+    out = json.loads(mpy(DRAINED_DURING_WORK).strip().splitlines()[-1])
+    assert out["during"] == "" and out["left"] == 0
+    replies = [unframe(line) for line in out["after"].encode().splitlines(keepends=True)]
+    assert [(r["id"], r["ok"]) for r in replies] == [(1, True), (2, True), (3, True)]
