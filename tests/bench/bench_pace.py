@@ -35,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
-from fwlink import frames_on, longest_hello  # noqa: E402
+from fwlink import frame, frames_on, longest_hello  # noqa: E402
 from test_mash import read_journal, replay_journal  # noqa: E402
 from ui_run import HOLD_MS, card_keys, game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
