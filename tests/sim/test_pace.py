@@ -75,3 +75,85 @@ def test_unknown_pace_is_refused():
 def test_calibrate_wants_a_paced_board(capsys):
     assert main(["sim", "--calibrate", "--pace", "none"]) == 2
     assert "--calibrate measures a paced board" in capsys.readouterr().err
+
+
+BATCHES = """import select, sys, time
+from _sim_stdio import console_read
+p = select.poll()
+p.register(sys.stdin.buffer, select.POLLIN)
+sizes, got = [], 0
+print("reading")
+while got < %d:
+    p.poll()
+    data = console_read(256)
+    sizes.append(len(data))
+    got += len(data)
+print("sizes", sizes)
+"""
+
+
+def test_a_paced_board_gets_its_input_in_the_uarts_batches(make_board):
+    """As the ESP32's UART interrupt delivers it: 120 bytes at a time while the line is
+    busy, the rest when it falls silent, so a waiting board wakes once a batch."""
+    vb = make_board(BATCHES % 1000, pace="esp32")
+    mark = vb.wait_output(b"reading\r\n", timeout=30) and vb.mark()
+    with serial.Serial(vb.port, 115200, timeout=0.1) as port:
+        port.write(b"y" * 1000)
+        text = vb.wait_output(b"]\r\n", timeout=30, since=mark)
+    sizes = [int(n) for n in text[text.index(b"[") + 1:text.index(b"]")].split(b",")]
+    assert sum(sizes) == 1000 and vb.rx_overflow == 0
+    assert len(sizes) <= 1000 // 120 + 2 and min(sizes[:-1]) >= 120, sizes
+
+
+SLEEPER = "import time\nprint('sleeping')\nwhile True:\n    time.sleep_ms(5)\n"
+
+
+def test_wake_ups_from_sleep_are_credited_once_each(make_board):
+    """A board that sleeps gets back the kernel's share of each wake-up, WAKE_NS for each
+    time the kernel counts it went to sleep (its voluntary context switches), no more."""
+    import re
+
+    def sleeps():
+        status = open("/proc/%d/status" % vb._proc.pid).read()
+        return int(re.search(r"\nvoluntary_ctxt_switches:\s+(\d+)", status).group(1))
+
+    vb = make_board(SLEEPER, pace="esp32")
+    vb.wait_output(b"sleeping\r\n", timeout=30)
+    credited, slept = vb.throttle.credited_ns, sleeps()
+    time.sleep(2.0)
+    wakes, counted = (vb.throttle.credited_ns - credited) / pace.WAKE_NS, sleeps() - slept
+    assert counted >= 2.0 * 1000 / 5, "it slept at least once each 5 ms"
+    assert 0.5 * counted <= wakes <= counted + 5, (wakes, counted)
+
+
+def test_the_cpu_reading_never_undercounts_and_is_exact_once_stopped():
+    """The kernel updates a running process's CPU clock only at a tick; CpuUsed's reading
+    while it runs stays at or above the clock, and after a stop it is the clock."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.2)
+        used = pace.CpuUsed(busy.pid)
+        clock = pace.cpu_clock(busy.pid)
+        readings = []
+        for _ in range(200):
+            time.sleep(0.0005)
+            now = time.monotonic_ns()
+            readings.append((now, used.read(now)))
+            assert readings[-1][1] >= time.clock_gettime_ns(clock) - 1000
+        os.kill(busy.pid, signal.SIGSTOP)
+        stopped = time.monotonic_ns()
+        exact = used.settled()
+        assert exact == time.clock_gettime_ns(clock)
+        used.close()
+        # by each reading it had used at least the final figure less the wall time left
+        # before the stop: a reading below that undercounted
+        short = max(exact - (stopped - at) - reading for at, reading in readings)
+        assert short < 500_000, short
+    finally:
+        busy.kill()
+        busy.wait()
