@@ -21,6 +21,7 @@
 from micropython import const
 import binascii
 import errno
+import gc
 import json
 import os
 import time
@@ -407,6 +408,21 @@ class Journal:
         records = [] if abandon is None else [[seq, now, abandon, "abandon", None, stamp]]
         seq += len(records)
         records.append([seq, now, seq if game_id is None else game_id, kind, data, stamp])
+        try:
+            self._store(records)
+        except MemoryError:  # a long record (a game's end), or the file's cache, wants
+            gc.collect()  # contiguous heap: tidy it, and once more
+            self._store(records)
+        for record in records:
+            self._note(record)
+        if self._in_segment >= SEGMENT_RECORDS:
+            try:
+                self._close_segment()
+            except OSError:
+                pass  # the record is safe; the segment is closed at a later append
+        return seq
+
+    def _store(self, records):
         # Whole lines, made before the file opens (a value canon refuses leaves nothing
         # behind), and one write: littlefs copies the file's last block at the first write
         # after each commit, so the record costs one copy, whatever its size.
@@ -418,14 +434,6 @@ class Journal:
                 f.write(text)
         except OSError as e:  # littlefs commits a file at close: a refused write left nothing
             raise JournalError(e)
-        for record in records:
-            self._note(record)
-        if self._in_segment >= SEGMENT_RECORDS:
-            try:
-                self._close_segment()
-            except OSError:
-                pass  # the record is safe; the segment is closed at a later append
-        return seq
 
     def _active_file(self):
         """The active segment's path, made once per segment (append's, on every record)."""

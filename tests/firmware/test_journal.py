@@ -335,3 +335,35 @@ def test_with_its_epoch_damaged_too_the_records_stay_under_a_new_epoch(mpy):
     out = json.loads(mpy(DAMAGED_HEAD, "head,epoch").strip().splitlines()[-1])
     assert not out["same_epoch"] and out["same_records"]
     assert out["resume"][0] == 127 and out["next"] == 133
+
+
+NO_ROOM_AT_FIRST = r'''
+import gc, json
+from ramflash import RamFlash, mount
+from croupier import journal
+from croupier.journal import Journal
+
+mount(RamFlash(blocks=64), fresh=True)
+j = Journal("/flash/j")
+game = j.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
+made, collected = journal.sealed_line, []
+
+
+def sealed_line(record):  # the first try finds no contiguous room for the line
+    if not collected:
+        collected.append(1)
+        raise MemoryError("memory allocation failed, allocating 4096 bytes")
+    return made(record)
+
+
+journal.sealed_line = sealed_line
+seq = j.append(game, "play", "7")
+print(json.dumps({"seq": seq, "records": [r[3] for r in Journal("/flash/j").records(1, 10)]}))
+'''
+
+
+def test_a_record_that_finds_the_heap_fragmented_is_written_after_a_collection(mpy):
+    """A long record (a game's end) can meet a heap with no contiguous room for its line:
+    the journal collects the garbage and writes it, once, instead of refusing the input."""
+    out = json.loads(mpy(NO_ROOM_AT_FIRST).strip().splitlines()[-1])
+    assert out["seq"] == 2 and out["records"][-1] == "play", out
