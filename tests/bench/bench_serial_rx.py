@@ -1,14 +1,15 @@
 """What the virtual board's console costs its interpreter in host CPU that an ESP32 spends in
-C or not at all: the figures behind croupier.sim.board.RX_SYSCALLS_NS and WAKE_NS
-(docs/benchmarks.md, "Link at pace").
+C or not at all (docs/benchmarks.md, "Link at pace"; docs/virtual-board.md, "Serial input"
+and "Wake-ups").
 
-- A byte read: the firmware's console_read is the unix port's C readline, one 1-byte read
-  system call per byte (the REPL reads the same way); on the chip it is a few C lines on the
-  stdin ring. Timed as a loop of 1-byte reads on a raw pty as the board has it, less the
-  same loop on a native stream that makes no system call.
-- A wake-up: a board asleep in poll that a batch of input wakes. On the chip that is a task
+- A byte read one at a time, as the REPL reads (the firmware's console_read takes a batch in
+  one system call): on the chip a few C lines on the stdin ring. Timed as a loop of 1-byte
+  reads on a raw pty as the board has it, less the same loop on a native stream that makes
+  no system call. The REPL's own timing credits it.
+- A wake-up: a board asleep in poll that an input wakes. On the chip that is a task
   notification of a few µs; here the host kernel's switch in and out of the process, timed
-  as the process's CPU time per wake-up, less the Python of the loop that takes the byte.
+  as the process's CPU time per wake-up, less the Python of the loop that takes the byte:
+  the figure behind croupier.sim.pace.WAKE_NS.
 
     .venv/bin/python tests/bench/bench_serial_rx.py
 """
