@@ -29,8 +29,8 @@ LOG_PAGE = const(64)  # most records one `log` reply carries (`hello`'s log_max)
 LOG_DEFAULT = const(32)  # records of a `log` request without `max` (what protocol 1 began with)
 MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
-READ_CHUNK = const(128)
-HELD_MAX = const(1088)  # input drain() can hold: a longest request and a bit  # most bytes one console read takes (the port allocates that much)
+READ_CHUNK = const(128)  # most bytes one console read takes (the port allocates that much)
+HELD_MAX = const(1088)  # input drain() can hold: a longest request and a bit
 PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
@@ -219,53 +219,48 @@ class Link:
 
     async def _serve(self):
         self.send(self._hello_fields({"ev": "boot"}))
-        read, stdin = self.board.console_read, sys.stdin.buffer
+        stdin = sys.stdin.buffer
         while True:
             self._arriving = self._size and self._line[0] == 64  # a request is on its way
             self._asleep_since = time.ticks_ms()
             await _readable(stdin)  # asleep until a byte is there
-            self._take_held()  # what long work drained came before it
-            data = read(READ_CHUNK)
-            if not data:  # long work took it first (a read now would block), or stdin closed
+            if not self.catch_up():  # long work took it first (a read now would block), or stdin closed
                 await asyncio.sleep_ms(PAUSE_MS)
-                continue
-            while True:  # and every byte that came meanwhile, without going back to sleep
-                n = len(data)
-                self._size = self._take(data, self._size)
-                if n < READ_CHUNK and data[n - 1] != 10:
-                    break  # the receive ring ran dry: sleep until the next byte
-                data = read(READ_CHUNK)
-                if not data:
-                    break
 
     def drain(self):
         """Move the serial input waiting into the held buffer, unread. Long work (a frame's
         transfers, a key's handling) calls this between its steps: it outlasts the receive
-        buffer (34 ms at line rate on an ESP32). catch_up() or the reader takes it in order."""
+        buffer (34 ms at line rate on an ESP32). catch_up() takes it in, in order."""
         for _ in self._ready(0):  # a byte waits (ipoll allocates nothing)
             break
         else:
             return
         read, held, n = self.board.console_read, self._held, self._held_n
         while n < HELD_MAX:
-            data = read(min(READ_CHUNK, HELD_MAX - n))
-            if not data:
-                break
-            held[n:n + len(data)] = data
-            n += len(data)
+            want = min(READ_CHUNK, HELD_MAX - n)
+            data = read(want)
+            got = len(data)
+            held[n:n + got] = data
+            n += got
+            if got < want and (not got or data[got - 1] != 10):
+                break  # the receive ring ran dry
         self._held_n = n
 
     def catch_up(self):
-        """Take in what drain() held and what waits now, answering the requests it ends.
-        For the end of long work, where nothing is on the stack that a request could upset."""
-        self.drain()
-        self._take_held()
-
-    def _take_held(self):
-        n = self._held_n
-        if n:
+        """Take in what drain() held and all that waits now, answering the requests it ends.
+        The reader's work, and that of long work at its end, where nothing is on the stack
+        that a request could upset. -> whether there was any."""
+        any_input = False
+        while True:
+            self.drain()
+            n = self._held_n
+            if not n:
+                return any_input
             self._held_n = 0
             self._size = self._take(self._held, self._size, n)
+            any_input = True
+            if n < HELD_MAX:
+                return True  # drain() found the ring dry
 
     def _take(self, data, size, n=-1):
         """Add input bytes (the first n of data, all if n < 0) to the line of `size` bytes,

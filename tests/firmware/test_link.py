@@ -301,18 +301,16 @@ from croupier.link import Link
 
 
 class Ring:
-    """A board whose receive ring holds pieces of input, one piece a read."""
+    """A board whose receive ring holds pieces of input; a read takes what waits, at most
+    limit bytes (the board contract)."""
 
     def __init__(self):
         self.pieces = []
 
     def console_read(self, limit):
-        if not self.pieces:
-            return b""
-        piece = self.pieces.pop(0)
-        if len(piece) > limit:
-            self.pieces.insert(0, piece[limit:])
-        return piece[:limit]
+        waiting = b"".join(self.pieces)
+        self.pieces = [waiting[limit:]] if len(waiting) > limit else []
+        return waiting[:limit]
 
 
 class Wire:

@@ -113,7 +113,6 @@ class VirtualBoard:
         self._ready = False  # the interpreter said BOOTED: serial input may flow to it
         self._unsent = bytearray()  # board output waiting for the serial port to take it
         self._rx = bytearray()  # serial input waiting for the interpreter to read it
-        self._fed = 0  # bytes written into the running interpreter's console
         self._to_board = Line(never_forge=bytes((INTERRUPT,)))
         self._to_host = Line()
         self._rx_room = self.pace.rx_buffer if self.pace else RX_BUFFER
@@ -379,7 +378,6 @@ class VirtualBoard:
         # A second, non-blocking descriptor of the console: the board's console_read takes
         # what is waiting through it, while stdin blocks as the ESP32's does.
         waiting = os.open(self._console_name, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
-        self._fed = 0
         env = dict(os.environ, MICROPYPATH=str(self._modules))
         env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
             "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
@@ -546,9 +544,7 @@ class VirtualBoard:
         if self.pace and len(self._rx) < UART_RX_BATCH and self._to_board.wait(time.monotonic()) is not None:
             return  # more is on its way: the UART interrupts at a batch or at a pause
         try:
-            written = os.write(self._console, self._rx)
-            del self._rx[:written]
-            self._fed += written
+            del self._rx[:os.write(self._console, self._rx)]
         except BlockingIOError:
             pass  # the interpreter is not reading right now
         except OSError:

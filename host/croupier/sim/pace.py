@@ -102,14 +102,6 @@ def _realtime():
         return False
 
 
-def _state(stat_fd):
-    """A process's scheduler state from its open /proc/<pid>/stat: b"R" running, b"S"
-    asleep (a poll, a sleep), b"T" stopped, ..."""
-    stat = os.pread(stat_fd, 512, 0)
-    at = stat.rindex(b")") + 2
-    return stat[at:at + 1]
-
-
 class CpuUsed:
     """The CPU time a process has used so far, never less than the truth. The kernel brings
     another process's CPU clock up to date only when the process is switched out or at a
@@ -145,7 +137,10 @@ class CpuUsed:
         return self._accounted
 
     def _running(self):
-        return _state(self._stat) == b"R"  # on a core, or waiting for one
+        """Whether the process is in state R (/proc/<pid>/stat): on a core, or waiting for one."""
+        stat = os.pread(self._stat, 512, 0)
+        at = stat.rindex(b")") + 2  # after the command name, which may hold anything
+        return stat[at] == 82  # R
 
     def sleeps(self):
         """-> how many times the process has gone to sleep (or been stopped) so far."""
