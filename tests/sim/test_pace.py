@@ -137,8 +137,10 @@ def test_the_cpu_reading_never_undercounts_and_is_exact_once_stopped():
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         time.sleep(0.2)
+        os.kill(busy.pid, signal.SIGSTOP)  # as the pacer starts it: stopped, its clock exact
         used = pace.CpuUsed(busy.pid)
         clock = pace.cpu_clock(busy.pid)
+        os.kill(busy.pid, signal.SIGCONT)
         readings = []
         for _ in range(200):
             time.sleep(0.0005)
@@ -146,8 +148,8 @@ def test_the_cpu_reading_never_undercounts_and_is_exact_once_stopped():
             readings.append((now, used.read(now)))
             assert readings[-1][1] >= time.clock_gettime_ns(clock) - 1000
         os.kill(busy.pid, signal.SIGSTOP)
-        stopped = time.monotonic_ns()
         exact = used.settled()
+        stopped = time.monotonic_ns()  # the stop took hold by then, perhaps later than the kill
         assert exact == time.clock_gettime_ns(clock)
         used.close()
         # by each reading it had used at least the final figure less the wall time left

@@ -107,14 +107,15 @@ class CpuUsed:
     another process's CPU clock up to date only when the process is switched out or at a
     timer tick (4 ms on the build VM: half a second of the chip's time at the pace), so
     while the process runs (state R in /proc/<pid>/stat) the wall time since its clock was
-    last known exact counts as used as well. A stopped or waiting process is exact."""
+    last known exact counts as used as well. A stopped or waiting process is exact, so
+    the count starts from one just sent SIGSTOP: a running one's clock may already be a
+    tick behind, by an amount nothing can tell."""
 
     def __init__(self, pid):
         self._clock = cpu_clock(pid)
         self._stat = os.open("/proc/%d/stat" % pid, os.O_RDONLY)
         self._status = os.open("/proc/%d/status" % pid, os.O_RDONLY)
-        self._accounted = time.clock_gettime_ns(self._clock)
-        self._exact_at = self._seen_at = time.monotonic_ns()  # the clock was exact by then
+        self.settled()
 
     def read(self, now):
         """-> ns of CPU time used by `now` (monotonic_ns), as an upper bound."""
@@ -132,7 +133,7 @@ class CpuUsed:
         for _ in range(SETTLE_READS):
             if not self._running():
                 break
-        self._exact_at = self._seen_at = time.monotonic_ns()
+        self._exact_at = self._seen_at = time.monotonic_ns()  # the clock was exact by then
         self._accounted = time.clock_gettime_ns(self._clock)
         return self._accounted
 
