@@ -16,6 +16,7 @@ import sys
 import time
 
 import boards
+import croupier
 from croupier.ui import draw
 
 RESTART_MS = const(3000)  # how long the crash screen stays before a running app restarts
@@ -35,6 +36,7 @@ class App:
         self.ui = None  # with the journal and the controller: made by _start
         self.redraw = asyncio.Event()
         self.changed = asyncio.Event()  # the UI changed: its next timeout may have moved
+        self.shown = asyncio.Event()  # a frame went out since the idle collector looked
         self.failed = asyncio.Event()
         self.up = False  # a frame was shown since the last start
 
@@ -69,7 +71,8 @@ class App:
         self.display.between_steps = link.drain
         tasks = [asyncio.create_task(coro) for coro in (
             self.keypad.run(), self.buzzer.run(), link.run(),
-            self._keys(link), self._refresh(link), self._clock(), self._uptime())]
+            self._keys(link), self._refresh(link), self._collect_when_idle(link), self._clock(),
+            self._uptime())]
         await self.failed.wait()
         for task in tasks:
             task.cancel()
@@ -142,23 +145,22 @@ class App:
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now
                 counted = True
-            await self._collect_when_idle()
+            croupier.tidy_heap()  # inputs without a pause between them (the link)
+            self.shown.set()
 
-    async def _collect_when_idle(self):
-        """Collect garbage (it keeps the small heap unfragmented) once no frame is asked for
-        within GC_IDLE_MS: a collection right after each frame would hold up the key that
-        follows it, and a fast typist's keys come closer than that. With less than a quarter
-        of the heap free (inputs arriving without a pause, over the link), at once."""
-        free = gc.mem_free()
-        if free < (free + gc.mem_alloc()) // 4:
-            gc.collect()
-            return
-        redraw = self.redraw
-        if redraw.is_set():
-            return
-        try:
-            await asyncio.wait_for_ms(redraw.wait(), GC_IDLE_MS)
-        except asyncio.TimeoutError:
+    async def _collect_when_idle(self, link):
+        """Collect garbage (it keeps the small heap unfragmented) once GC_IDLE_MS pass with no
+        new frame: a collection right after each frame would hold up the key that follows
+        it, and a fast typist's keys come closer than that. It sleeps GC_IDLE_MS at a time
+        and looks whether a frame came meanwhile, so a frame costs it nothing (a wait with a
+        timeout, asyncio.wait_for_ms, makes and cancels a task each time)."""
+        shown = self.shown
+        while True:
+            await shown.wait()
+            while shown.is_set():  # frames keep coming
+                shown.clear()
+                await asyncio.sleep_ms(GC_IDLE_MS)
+            await link.quiet()
             gc.collect()
 
     async def _clock(self):

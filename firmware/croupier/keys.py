@@ -4,15 +4,17 @@
 # nothing. A short press is reported on release, a long press once when HOLD_MS has passed
 # (its release is then swallowed). Keys wait in a preallocated ring; the scan loop allocates
 # nothing. A scan reads the pins into a bit mask and spends bytecode only on the keys that
-# are changing, settling or waiting for their hold: it runs every 10 ms while a key is down,
-# and the chip must not spend that time on keys at rest. With every key up and settled
-# nothing is scanned: all rows are driven low and a falling edge on any column (a pin
-# interrupt) wakes the scan, so an idle keypad costs no CPU.
+# are changing, settling or waiting for their hold. It runs every SETTLE_MS while a key is
+# settling, every STEADY_MS while keys are held steady (a press stable that long is still
+# seen: the debounce asks for DEBOUNCE_MS anyway), as each scan costs the chip a wake-up.
+# With every key up and settled nothing is scanned: all rows are driven low and a falling
+# edge on any column (a pin interrupt) wakes the scan, so an idle keypad costs no CPU.
 from micropython import const
 import asyncio
 import time
 
-PERIOD_MS = const(10)
+SETTLE_MS = const(10)  # between scans while a key is settling
+STEADY_MS = const(20)  # between scans while the keys down are settled
 DEBOUNCE_MS = const(20)
 HOLD_MS = const(600)
 RING = const(32)  # queued keys; a full ring refuses more (the link answers `busy`)
@@ -38,6 +40,7 @@ class Keypad:
         self._since = [0] * n  # when the settled level was last seen (kept while it matters)
         self._down = 0  # bit per key: its debounced state is down (_DOWN or _HELD)
         self._busy = 0  # bit per key: settling (pending), or _DOWN with its hold time to come
+        self._settling = 0  # bit per key: settling (pending)
         self._last_scan = 0  # when the last scan ran: the settled level's last sighting
         self._pressed_at = [0] * n
         self._ring = bytearray(RING)  # key index
@@ -110,7 +113,7 @@ class Keypad:
         self._last_scan = now
 
     def _track(self, k, down, now):
-        """Debounce key k; keeps its bits in _down and _busy up to date."""
+        """Debounce key k; keeps its bits in _down, _busy and _settling up to date."""
         state = self._state[k]
         bit = 1 << k
         if down == (state != _UP):
@@ -137,10 +140,15 @@ class Keypad:
                     self._busy &= ~bit
                     if state == _DOWN:
                         self._press(k, False)
+                self._settling &= ~bit
                 return
         if state == _DOWN and time.ticks_diff(now, self._pressed_at[k]) >= HOLD_MS:
             self._state[k] = state = _HELD
             self._press(k, True)
+        if self._pending[k]:
+            self._settling |= bit
+        else:
+            self._settling &= ~bit
         if self._pending[k] or state == _DOWN:
             self._busy |= bit
         else:
@@ -157,7 +165,7 @@ class Keypad:
             if self._idle():
                 await self._until_pressed()
             self.scan(time.ticks_ms())
-            await asyncio.sleep_ms(PERIOD_MS)
+            await asyncio.sleep_ms(SETTLE_MS if self._settling else STEADY_MS)
 
     async def _until_pressed(self):
         """Sleep until a key goes down: rows low, each column's pull-up held low by a pressed

@@ -289,9 +289,13 @@ class Link:
         """Returns once no request is arriving. Work that would keep the reader away for
         longer than the receive buffer lasts (34 ms at line rate on an ESP32) waits for
         this: a key stays queued until the line has ended, its bytes would be lost. A line
-        whose sender paused for PAUSE_MS holds nothing back."""
-        while self._arriving and time.ticks_diff(time.ticks_ms(), self._asleep_since) < PAUSE_MS:
-            await asyncio.sleep_ms(PAUSE_MS // 2)
+        whose sender paused for PAUSE_MS holds nothing back. It looks again when that pause
+        would be over, not sooner: each look costs the chip a wake-up while the line needs it."""
+        while self._arriving:
+            left = PAUSE_MS - time.ticks_diff(time.ticks_ms(), self._asleep_since)
+            if left <= 0:
+                return
+            await asyncio.sleep_ms(left)
 
     def feed(self, line):
         """Handle one input line (bytes without the newline); None for an over-long line."""
@@ -317,8 +321,7 @@ class Link:
                      "message": "%s: %s" % (type(exc).__name__, exc)}
         finally:
             self._in_request = False
-        if gc.mem_free() < gc.mem_alloc():
-            gc.collect()  # while the host waits for the answer, not when its next request comes
+        croupier.tidy_heap()  # while the host waits for the answer, not when its next request comes
         self._answer(reply)
         work, self._after_answer = self._after_answer, None
         if work is not None:

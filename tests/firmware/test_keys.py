@@ -181,6 +181,41 @@ def test_an_idle_keypad_sleeps_on_its_column_interrupts(mpy):
                    "armed_again": True, "rows_high_after_cancel": True}
 
 
+STEADY = MATRIX + r'''
+import asyncio
+
+async def main():
+    task = asyncio.create_task(k.run())
+    await asyncio.sleep_ms(50)
+    m.press(12, True)  # "*" goes down and stays
+    await asyncio.sleep_ms(100)  # settled by now
+    reads = m.col_reads
+    await asyncio.sleep_ms(300)
+    scans = (m.col_reads - reads) // 16  # a scan reads each column once a row
+    m.press(5, True)  # "5" tapped for 50 ms while "*" is held
+    await asyncio.sleep_ms(50)
+    m.press(5, False)
+    await asyncio.sleep_ms(60)
+    m.press(12, False)
+    keys = []
+    for _ in range(2):
+        keys.append(await asyncio.wait_for_ms(k.get(), 1000))
+    task.cancel()
+    print(json.dumps({"scans": scans, "keys": keys}))
+
+asyncio.run(main())
+'''
+
+
+def test_a_key_held_steady_is_scanned_less_often_and_a_tap_meanwhile_counts(mpy):
+    """A scan costs the chip a wake-up: while the keys down are settled it runs every 20 ms
+    (300 ms: 15 scans, not the 30 of a settling key's 10 ms), and a press as long as the
+    debounce asks for is still seen."""
+    out = json.loads(mpy(STEADY))
+    assert 5 <= out["scans"] <= 17, out
+    assert out["keys"] == [["5", False], ["undo", False]]
+
+
 def test_hello_counts_the_presses_queued_lost_and_handled(frames, board):
     before = frames.ok("hello")["keys"]
     frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])

@@ -93,6 +93,7 @@ class VirtualBoard:
         self.formats = 0  # times the board found its flash unreadable and formatted it
         self.crashes = 0  # interpreter deaths nobody asked for
         self.rx_overflow = 0  # serial bytes lost because the receive buffer was full
+        self.rx_peak = 0  # the most serial bytes the receive buffer held unread (reset at will)
         self.powered = False
         self._tones = []
         self._keys = 0
@@ -518,6 +519,7 @@ class VirtualBoard:
                 break
             self.rx_overflow += max(0, len(part) - room)
             self._rx += part[:room]
+            self.rx_peak = max(self.rx_peak, self._rx_room - room + min(len(part), room))
             if i < len(parts) - 1 and self._proc:
                 now = time.monotonic()
                 if now - self._last_interrupt > 0.1:  # a second SIGINT before the first is handled kills the unix port
