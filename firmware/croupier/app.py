@@ -145,7 +145,8 @@ class App:
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now
                 counted = True
-            croupier.tidy_heap()  # inputs without a pause between them (the link)
+            if not link.talking():  # else before its next answer (Link.talking)
+                croupier.tidy_heap()
             self.shown.set()
 
     async def _collect_when_idle(self, link):
@@ -161,7 +162,8 @@ class App:
                 shown.clear()
                 await asyncio.sleep_ms(GC_IDLE_MS)
             await link.quiet()
-            gc.collect()
+            if not link.talking():
+                gc.collect()
 
     async def _clock(self):
         """Tick the UI when its next timeout is due, and only then."""

@@ -32,6 +32,7 @@ MAX_NAME_LEN = const(16)
 READ_CHUNK = const(128)  # most bytes one console read takes (the port allocates that much)
 HELD_MAX = const(1088)  # input drain() can hold: a longest request and a bit
 PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
+TALK_MS = const(2000)  # an answer this recent: the host is talking, its next request may come
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
 # command -> (required arguments, optional arguments); its handler is Link._<command>.
@@ -162,6 +163,7 @@ class Link:
         self._ready = waiting.ipoll
         self._arriving = False  # the reader went to sleep inside a request line
         self._asleep_since = 0  # ticks_ms when it last went to sleep
+        self._answered_at = None  # ticks_ms of the last answer to a request
         self._running = True  # False once run() ended: a restarted app makes a new Link
         # `play` events of inputs from the keypad wait until the screen shows the input (the
         # event costs more than the frame); those of the link's own requests go before the
@@ -297,6 +299,13 @@ class Link:
                 return
             await asyncio.sleep_ms(left)
 
+    def talking(self):
+        """Whether the host is talking to the board (it had an answer within TALK_MS). Its
+        next request may then come at any moment but while it awaits an answer, so the heap
+        is tidied before each answer only: a collection lasts about as long as the receive
+        buffer, and one that a request meets loses bytes."""
+        return self._answered_at is not None and time.ticks_diff(time.ticks_ms(), self._answered_at) < TALK_MS
+
     def feed(self, line):
         """Handle one input line (bytes without the newline); None for an over-long line."""
         if line is None:
@@ -323,6 +332,7 @@ class Link:
             self._in_request = False
         croupier.tidy_heap()  # while the host waits for the answer, not when its next request comes
         self._answer(reply)
+        self._answered_at = time.ticks_ms()
         work, self._after_answer = self._after_answer, None
         if work is not None:
             try:

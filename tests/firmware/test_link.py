@@ -292,7 +292,7 @@ def test_keys_wait_for_a_request_only_while_it_arrives(vb, link):
     assert link.reply(21)["ok"] is True
 
 
-DRAINED_DURING_WORK = '''
+LINK_ON_RING = '''
 import json
 from ramflash import RamFlash, mount
 from croupier.controller import Controller
@@ -327,6 +327,9 @@ journal = Journal("/flash/j")
 ring, wire = Ring(), Wire()
 link = Link(Controller(journal), journal, None, None, ring, stdout=wire)
 link._ready = lambda timeout: ring.pieces  # poll: a byte waits while pieces are left
+'''
+
+DRAINED_DURING_WORK = LINK_ON_RING + '''
 ring.pieces = [b'@{"cmd":"get_roster","id":1}\\n@{"cmd":"get_ro', b'ster","id":2}\\n@{"cmd":']
 link.drain()  # in the middle of a frame: held, not answered
 during = bytes(wire.out)
@@ -334,6 +337,31 @@ ring.pieces = [b'"get_roster","id":3}\\n']
 link.catch_up()  # the frame is out: the held input first, then what came since
 print(json.dumps({"during": during.decode(), "after": bytes(wire.out).decode(), "left": len(ring.pieces)}))
 '''
+
+
+TALKING = LINK_ON_RING + '''
+import time
+from croupier.link import TALK_MS
+
+out = {"before": link.talking()}
+ring.pieces = [b'chatter that is not a request\\n']
+link.catch_up()
+out["after_chatter"] = link.talking()
+ring.pieces = [b'@{"cmd":"hello","id":1}\\n']
+link.catch_up()
+out["after_answer"] = link.talking()
+time.sleep_ms(TALK_MS + 50)
+out["after_silence"] = link.talking()
+print(json.dumps(out))
+'''
+
+
+def test_the_host_is_talking_from_an_answer_until_it_falls_silent(mpy):
+    """While the host talks (an answer within TALK_MS) its next request may come at once:
+    the heap is then tidied before answers, not after frames (a collection a request meets
+    loses bytes on the chip). Chatter that is not a request is not talking."""
+    out = json.loads(mpy(TALKING).strip().splitlines()[-1])
+    assert out == {"before": False, "after_chatter": False, "after_answer": True, "after_silence": False}
 
 
 def test_input_drained_during_long_work_is_answered_after_it_in_order(mpy):
