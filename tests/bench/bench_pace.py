@@ -220,7 +220,8 @@ def boot_time(flash, glass, pace):
 
 
 def big_requests(vb, link, count):
-    """count 1,024-byte requests at line rate while a thread types and deletes digits."""
+    """count 1,024-byte requests at line rate while a thread types and deletes digits.
+    -> (how many were answered intact, the fullest the receive buffer got during each)."""
     stop = threading.Event()
 
     def typist():
@@ -230,20 +231,22 @@ def big_requests(vb, link, count):
 
     thread = threading.Thread(target=typist, daemon=True)
     thread.start()
-    intact = 0
+    intact, peaks = 0, []
     try:
         for _ in range(count):
             rid = link._next_id
             link._next_id += 1
+            vb.rx_peak = 0
             link.send_raw(longest_hello(rid))
             try:
                 intact += bool(link.reply(rid, timeout=4).get("ok"))
             except AssertionError:  # lost bytes: no answer, or one for a mangled line
                 resync(link)
+            peaks.append(vb.rx_peak)
     finally:
         stop.set()
         thread.join()
-    return intact
+    return intact, peaks
 
 
 def resync(link):
@@ -494,11 +497,13 @@ def link_figures(args):
     with VirtualBoard(pace=PACE) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
         time.sleep(3)
         link.ok("new", game="lobo77", players=PLAYERS)
-        intact = big_requests(vb, link, args.requests)
+        intact, peaks = big_requests(vb, link, args.requests)
         print("\n### link\n")
         print("- %d of %d requests of 1,024 bytes at line rate answered intact while keys were"
-              " pressed; %d bytes lost to the full receive buffer" % (
-                  intact, args.requests, vb.rx_overflow))
+              " pressed; %d bytes lost to the full receive buffer; its fullest during a request:"
+              " median %d, max %d of %d bytes" % (
+                  intact, args.requests, vb.rx_overflow, statistics.median(peaks), max(peaks),
+                  vb.pace.rx_buffer))
         seconds, same, size, _ = hostile(link, random.Random(5))
         print("- %d hostile lines (%d bytes) at line rate: `hello` answered %s after the last"
               " one was on the line; state %s; %d bytes lost to the full receive buffer" % (
