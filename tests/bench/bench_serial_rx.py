@@ -10,10 +10,14 @@ and "Wake-ups").
   notification of a few µs; here the host kernel's switch in and out of the process, timed
   as the process's CPU time per wake-up, less the Python of the loop that takes the byte:
   the figure behind croupier.sim.pace.WAKE_NS.
+- A wake-up from a timed asyncio sleep (the keypad's scan, a timeout): its CPU time beyond
+  that of a sleep of 0 ms, per sleep length. After 10 ms or more the host's caches and page
+  tables are cold: the figure behind _sim_wake's credit for a long sleep.
 
     .venv/bin/python tests/bench/bench_serial_rx.py
 """
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -76,6 +80,35 @@ while True:
 """
 
 
+SLEEPING = """
+import asyncio
+async def main():
+    for _ in range(%d):
+        await asyncio.sleep_ms(%d)
+asyncio.run(main())
+"""
+SLEEPS = 200
+
+
+def children_cpu_s():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def sleeping_cpu_us(mp, script, ms):
+    """-> CPU µs per asyncio sleep of ms, the interpreter's start included."""
+    script.write_text(SLEEPING % (SLEEPS, ms))
+    before = children_cpu_s()
+    subprocess.run([mp, str(script)], check=True)
+    return (children_cpu_s() - before) / SLEEPS * 1e6
+
+
+def timed_wake_us(mp, script, ms, runs=5):
+    """-> the CPU µs of a wake-up from an asyncio sleep of ms, beyond one of 0 ms: each run's."""
+    base = sorted(sleeping_cpu_us(mp, script, 0) for _ in range(runs))[runs // 2]
+    return sorted(sleeping_cpu_us(mp, script, ms) - base for _ in range(runs))
+
+
 def byte_read_us(mp, script):
     script.write_text(ON_PTY % (BYTES, BYTES + 100))
     master, slave = console()
@@ -127,6 +160,9 @@ def main():
               "their share %.3f µs" % (on_pty, native, on_pty - native))
         print("- a wake-up from poll: %.1f µs of the interpreter's CPU beyond its Python"
               % wake_us(mp, script, on_pty + 2 * native))
+        for ms in (2, 10, 20):
+            print("- a wake-up from an asyncio sleep of %d ms, beyond one of 0 ms: %s µs (%d runs)"
+                  % (ms, ", ".join("%.0f" % us for us in timed_wake_us(mp, script, ms)), 5))
 
 
 if __name__ == "__main__":

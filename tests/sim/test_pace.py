@@ -126,6 +126,25 @@ def test_wake_ups_from_sleep_are_credited_once_each(make_board):
     assert 0.5 * counted <= wakes <= counted + 5, (wakes, counted)
 
 
+LONG_SLEEPER = ("import asyncio\nprint('sleeping')\nasync def main():\n    while True:\n"
+                "        await asyncio.sleep_ms(20)\nasyncio.run(main())\n")
+
+
+def test_long_sleeps_get_back_much_of_their_wake_ups_and_no_more(make_board):
+    """A board asleep 20 ms at a time (the keypad scan's rhythm while a key is held) wakes
+    with the host's caches cold: it gets back much of what that costs (the build VM: about
+    60 %; the poll's credit alone would be 12 %), never more (it must not be faster than
+    the chip)."""
+    vb = make_board(LONG_SLEEPER, pace="esp32")
+    vb.wait_output(b"sleeping\r\n", timeout=30)
+    time.sleep(0.5)
+    throttle = vb.throttle
+    used, credited = throttle.cpu_ns, throttle.credited_ns
+    time.sleep(3.0)
+    used, credited = throttle.cpu_ns - used, throttle.credited_ns - credited
+    assert 0.3 * used <= credited <= used, (used, credited)
+
+
 def test_the_cpu_reading_never_undercounts_and_is_exact_once_stopped():
     """The kernel updates a running process's CPU clock only at a tick; CpuUsed's reading
     while it runs stays at or above the clock, and after a stop it is the clock."""

@@ -177,16 +177,21 @@ def spent(t0):
     """The time since t0 (ticks_us) went into emulating hardware: C code or silicon on a
     chip, Python here. A paced board reports it, and the pacer gives it back to the CPU
     budget ('E', the µs in the length field)."""
-    global _spent
     if not _paced:
         return
     d = ticks_diff(ticks_us(), t0)
     if d < _PAUSE_US:
-        _spent += d
-        if _spent >= _REPORT_US:
-            n = _spent if _spent < 65535 else 65535
-            _spent -= n
-            send(69, 0, n)
+        credit(d)
+
+
+def credit(us):
+    """us of host CPU the chip does not spend, reported as emulation time (paced only)."""
+    global _spent
+    _spent += us
+    if _spent >= _REPORT_US:
+        n = _spent if _spent < 65535 else 65535
+        _spent -= n
+        send(69, 0, n)
 
 
 def flash_write():
