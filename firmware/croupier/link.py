@@ -161,8 +161,8 @@ class Link:
         waiting = select.poll()
         waiting.register(sys.stdin.buffer, select.POLLIN)
         self._ready = waiting.ipoll
-        self._arriving = False  # the reader went to sleep inside a request line
-        self._asleep_since = 0  # ticks_ms when it last went to sleep
+        self._arriving = False  # the line taken in so far is an open request
+        self._input_at = 0  # ticks_ms when input was last taken from the receive ring
         self._answered_at = None  # ticks_ms of the last answer to a request
         self._running = True  # False once run() ended: a restarted app makes a new Link
         # `play` events of inputs from the keypad wait until the screen shows the input (the
@@ -223,8 +223,6 @@ class Link:
         self.send(self._hello_fields({"ev": "boot"}))
         stdin = sys.stdin.buffer
         while True:
-            self._arriving = self._size and self._line[0] == 64  # a request is on its way
-            self._asleep_since = time.ticks_ms()
             await _readable(stdin)  # asleep until a byte is there
             if not self.catch_up():  # long work took it first (a read now would block), or stdin closed
                 await asyncio.sleep_ms(PAUSE_MS)
@@ -246,6 +244,8 @@ class Link:
             n += got
             if got < want and (not got or data[got - 1] != 10):
                 break  # the receive ring ran dry
+        if n > self._held_n:
+            self._input_at = time.ticks_ms()
         self._held_n = n
 
     def catch_up(self):
@@ -260,6 +260,7 @@ class Link:
                 return any_input
             self._held_n = 0
             self._size = self._take(self._held, self._size, n)
+            self._arriving = self._size and self._line[0] == 64  # `@`: a request on its way
             any_input = True
             if n < HELD_MAX:
                 return True  # drain() found the ring dry
@@ -291,13 +292,16 @@ class Link:
         """Returns once no request is arriving. Work that would keep the reader away for
         longer than the receive buffer lasts (34 ms at line rate on an ESP32) waits for
         this: a key stays queued until the line has ended, its bytes would be lost. A line
-        whose sender paused for PAUSE_MS holds nothing back. It looks again when that pause
-        would be over, not sooner: each look costs the chip a wake-up while the line needs it."""
+        whose sender paused for PAUSE_MS holds nothing back; input waiting in the receive
+        ring means it did not (the board was too busy to take it), and is taken in. It looks
+        again when that pause would be over, not sooner: each look costs the chip a wake-up
+        while the line needs it."""
         while self._arriving:
-            left = PAUSE_MS - time.ticks_diff(time.ticks_ms(), self._asleep_since)
-            if left <= 0:
-                return
-            await asyncio.sleep_ms(left)
+            left = PAUSE_MS - time.ticks_diff(time.ticks_ms(), self._input_at)
+            if left > 0:
+                await asyncio.sleep_ms(left)
+            elif not self.catch_up():
+                return  # nothing for PAUSE_MS, nothing waiting: the sender paused
 
     def talking(self):
         """Whether the host is talking to the board (it had an answer within TALK_MS). Its

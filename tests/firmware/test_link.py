@@ -364,6 +364,33 @@ def test_the_host_is_talking_from_an_answer_until_it_falls_silent(mpy):
     assert out == {"before": False, "after_chatter": False, "after_answer": True, "after_silence": False}
 
 
+STARVED = LINK_ON_RING + '''
+import asyncio, time
+from croupier.link import PAUSE_MS
+
+ring.pieces = [b'@{"cmd":"get_roster",']
+link.catch_up()  # a request begins
+ring.pieces = [b'"id":5}\\n']  # its rest came while the board was too busy to read
+time.sleep_ms(PAUSE_MS + 10)  # longer than a pause since input was last taken
+
+
+async def main():
+    await link.quiet()
+
+asyncio.run(main())
+print(json.dumps({"answered": bytes(wire.out).decode()}))
+'''
+
+
+def test_a_line_whose_rest_waits_unread_has_not_paused(mpy):
+    """quiet() holds keys back while a request arrives, unless its sender paused. Input
+    waiting in the receive ring is no pause (the board was busy): quiet() takes it in, the
+    request ends and is answered, and only then does it return."""
+    out = json.loads(mpy(STARVED).strip().splitlines()[-1])
+    replies = [unframe(line) for line in out["answered"].encode().splitlines(keepends=True)]
+    assert [(r["id"], r["ok"]) for r in replies] == [(5, True)]
+
+
 def test_input_drained_during_long_work_is_answered_after_it_in_order(mpy):
     """What drain() takes while a frame is sent waits, unanswered, until catch_up(); then
     every request it held is answered in order, the one split across the drain included."""
