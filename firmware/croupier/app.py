@@ -69,6 +69,7 @@ class App:
         self.ui.splash(shown)  # up for the rest of its time: the start-up took some of it
         link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
         self.display.between_steps = link.drain
+        self.keypad.between_scans = link.catch_up
         tasks = [asyncio.create_task(coro) for coro in (
             self.keypad.run(), self.buzzer.run(), link.run(),
             self._keys(link), self._refresh(link), self._collect_when_idle(link), self._clock(),
@@ -76,7 +77,8 @@ class App:
         await self.failed.wait()
         for task in tasks:
             task.cancel()
-        self.display.between_steps = None  # the next start's link reads what waits
+        # the next start's link reads what waits
+        self.display.between_steps = self.keypad.between_scans = None
         if self.up:
             await asyncio.sleep_ms(RESTART_MS)
         return self.up

@@ -50,6 +50,8 @@ class Keypad:
         self._ready = asyncio.Event()
         self._pressed = asyncio.ThreadSafeFlag()  # set by a column's interrupt
         self._on_edge = self._edge  # bound once: the interrupt handler allocates nothing
+        self.between_scans = None  # called before each scan (the link takes in its input: on
+        # a busy chip a scan may be all that runs between two of the reader's turns)
         # Counts for the link's `hello`: presses queued (from the matrix or the link), the
         # matrix's presses lost to a full queue, and presses the UI took from the queue.
         self.registered = self.refused = self.handled = 0
@@ -164,6 +166,8 @@ class Keypad:
         while True:
             if self._idle():
                 await self._until_pressed()
+            if self.between_scans is not None:
+                self.between_scans()
             self.scan(time.ticks_ms())
             await asyncio.sleep_ms(SETTLE_MS if self._settling else STEADY_MS)
 

@@ -184,14 +184,20 @@ def test_an_idle_keypad_sleeps_on_its_column_interrupts(mpy):
 STEADY = MATRIX + r'''
 import asyncio
 
+hooked = []
+k.between_scans = lambda: hooked.append(m.col_reads)  # the link takes in its input
+
+
 async def main():
     task = asyncio.create_task(k.run())
     await asyncio.sleep_ms(50)
+    idle_hooks = len(hooked)
     m.press(12, True)  # "*" goes down and stays
     await asyncio.sleep_ms(100)  # settled by now
-    reads = m.col_reads
+    reads, hooks = m.col_reads, len(hooked)
     await asyncio.sleep_ms(300)
     scans = (m.col_reads - reads) // 16  # a scan reads each column once a row
+    hooks = len(hooked) - hooks
     m.press(5, True)  # "5" tapped for 50 ms while "*" is held
     await asyncio.sleep_ms(50)
     m.press(5, False)
@@ -201,7 +207,8 @@ async def main():
     for _ in range(2):
         keys.append(await asyncio.wait_for_ms(k.get(), 1000))
     task.cancel()
-    print(json.dumps({"scans": scans, "keys": keys}))
+    print(json.dumps({"scans": scans, "keys": keys, "idle_hooks": idle_hooks,
+                      "a_hook_a_scan": abs(hooks - scans) <= 1}))
 
 asyncio.run(main())
 '''
@@ -210,10 +217,12 @@ asyncio.run(main())
 def test_a_key_held_steady_is_scanned_less_often_and_a_tap_meanwhile_counts(mpy):
     """A scan costs the chip a wake-up: while the keys down are settled it runs every 20 ms
     (300 ms: 15 scans, not the 30 of a settling key's 10 ms), and a press as long as the
-    debounce asks for is still seen."""
+    debounce asks for is still seen. Before each scan, and only then, between_scans runs
+    (the link takes in its input)."""
     out = json.loads(mpy(STEADY))
     assert 5 <= out["scans"] <= 17, out
     assert out["keys"] == [["5", False], ["undo", False]]
+    assert out["idle_hooks"] == 0 and out["a_hook_a_scan"], out
 
 
 def test_hello_counts_the_presses_queued_lost_and_handled(frames, board):
