@@ -50,7 +50,7 @@ class Keypad:
         self._ready = asyncio.Event()
         self._pressed = asyncio.ThreadSafeFlag()  # set by a column's interrupt
         self._on_edge = self._edge  # bound once: the interrupt handler allocates nothing
-        self.between_scans = None  # called before each scan (the link takes in its input: on
+        self.between_scans = None  # called after each scan (the link takes in its input: on
         # a busy chip a scan may be all that runs between two of the reader's turns)
         # Counts for the link's `hello`: presses queued (from the matrix or the link), the
         # matrix's presses lost to a full queue, and presses the UI took from the queue.
@@ -166,9 +166,9 @@ class Keypad:
         while True:
             if self._idle():
                 await self._until_pressed()
+            self.scan(time.ticks_ms())  # first: a key's interrupt wants its sample now
             if self.between_scans is not None:
                 self.between_scans()
-            self.scan(time.ticks_ms())
             await asyncio.sleep_ms(SETTLE_MS if self._settling else STEADY_MS)
 
     async def _until_pressed(self):

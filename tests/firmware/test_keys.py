@@ -217,7 +217,7 @@ asyncio.run(main())
 def test_a_key_held_steady_is_scanned_less_often_and_a_tap_meanwhile_counts(mpy):
     """A scan costs the chip a wake-up: while the keys down are settled it runs every 20 ms
     (300 ms: 15 scans, not the 30 of a settling key's 10 ms), and a press as long as the
-    debounce asks for is still seen. Before each scan, and only then, between_scans runs
+    debounce asks for is still seen. After each scan, and only then, between_scans runs
     (the link takes in its input)."""
     out = json.loads(mpy(STEADY))
     assert 5 <= out["scans"] <= 17, out
