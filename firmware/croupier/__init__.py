@@ -6,9 +6,9 @@ HEAP_RESERVE = 16384  # bytes of heap the next piece of work may want (a request
 
 
 def tidy_heap():
-    """Collect garbage when less than HEAP_RESERVE is free. Called where a pause costs
-    least (after a frame, before an answer). A collection marks the whole live heap (most
-    of it, in use for good), on the chip tens of ms, near what the serial receive buffer
-    lasts: once in many keys, not after each."""
+    """Collect garbage when less than HEAP_RESERVE is free. Called after a frame, where a
+    pause costs least. A collection marks the whole live heap (most of it, in use for
+    good), on the chip tens of ms, near what the serial receive buffer lasts: once in many
+    keys, not after each."""
     if gc.mem_free() < HEAP_RESERVE:
         gc.collect()

@@ -160,12 +160,11 @@ class App:
         shown = self.shown
         while True:
             await shown.wait()
-            while shown.is_set():  # frames keep coming
+            while shown.is_set() or link.talking():  # frames keep coming, or requests may
                 shown.clear()
                 await asyncio.sleep_ms(GC_IDLE_MS)
             await link.quiet()
-            if not link.talking():
-                gc.collect()
+            gc.collect()
 
     async def _clock(self):
         """Tick the UI when its next timeout is due, and only then."""

@@ -306,8 +306,8 @@ class Link:
     def talking(self):
         """Whether the host is talking to the board (it had an answer within TALK_MS). Its
         next request may then come at any moment but while it awaits an answer, so the heap
-        is tidied before each answer only: a collection lasts about as long as the receive
-        buffer, and one that a request meets loses bytes."""
+        is collected before each answer only: a collection lasts about as long as the
+        receive buffer, and one that a request meets loses bytes."""
         return self._answered_at is not None and time.ticks_diff(time.ticks_ms(), self._answered_at) < TALK_MS
 
     def feed(self, line):
@@ -334,7 +334,8 @@ class Link:
                      "message": "%s: %s" % (type(exc).__name__, exc)}
         finally:
             self._in_request = False
-        croupier.tidy_heap()  # while the host waits for the answer, not when its next request comes
+        gc.collect()  # while the host waits for the answer: no request can arrive now, and the
+        # heap stays unfragmented (requests without a pause between them, a sync)
         self._answer(reply)
         self._answered_at = time.ticks_ms()
         work, self._after_answer = self._after_answer, None
