@@ -147,8 +147,7 @@ class App:
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now
                 counted = True
-            if not link.talking():  # else before its next answer (Link.talking)
-                croupier.tidy_heap()
+            croupier.tidy_heap()
             self.shown.set()
 
     async def _collect_when_idle(self, link):
@@ -160,7 +159,7 @@ class App:
         shown = self.shown
         while True:
             await shown.wait()
-            while shown.is_set() or link.talking():  # frames keep coming, or requests may
+            while shown.is_set():  # frames keep coming
                 shown.clear()
                 await asyncio.sleep_ms(GC_IDLE_MS)
             await link.quiet()

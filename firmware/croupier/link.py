@@ -32,7 +32,6 @@ MAX_NAME_LEN = const(16)
 READ_CHUNK = const(128)  # most bytes one console read takes (the port allocates that much)
 HELD_MAX = const(1088)  # input drain() can hold: a longest request and a bit
 PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
-TALK_MS = const(2000)  # an answer this recent: the host is talking, its next request may come
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
 # command -> (required arguments, optional arguments); its handler is Link._<command>.
@@ -163,7 +162,6 @@ class Link:
         self._ready = waiting.ipoll
         self._arriving = False  # the line taken in so far is an open request
         self._input_at = 0  # ticks_ms when input was last taken from the receive ring
-        self._answered_at = None  # ticks_ms of the last answer to a request
         self._running = True  # False once run() ended: a restarted app makes a new Link
         # `play` events of inputs from the keypad wait until the screen shows the input (the
         # event costs more than the frame); those of the link's own requests go before the
@@ -303,13 +301,6 @@ class Link:
             elif not self.catch_up():
                 return  # nothing for PAUSE_MS, nothing waiting: the sender paused
 
-    def talking(self):
-        """Whether the host is talking to the board (it had an answer within TALK_MS). Its
-        next request may then come at any moment but while it awaits an answer, so the heap
-        is collected before each answer only: a collection lasts about as long as the
-        receive buffer, and one that a request meets loses bytes."""
-        return self._answered_at is not None and time.ticks_diff(time.ticks_ms(), self._answered_at) < TALK_MS
-
     def feed(self, line):
         """Handle one input line (bytes without the newline); None for an over-long line."""
         if line is None:
@@ -337,7 +328,6 @@ class Link:
         gc.collect()  # while the host waits for the answer: no request can arrive now, and the
         # heap stays unfragmented (requests without a pause between them, a sync)
         self._answer(reply)
-        self._answered_at = time.ticks_ms()
         work, self._after_answer = self._after_answer, None
         if work is not None:
             try:

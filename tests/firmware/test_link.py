@@ -339,31 +339,6 @@ print(json.dumps({"during": during.decode(), "after": bytes(wire.out).decode(), 
 '''
 
 
-TALKING = LINK_ON_RING + '''
-import time
-from croupier.link import TALK_MS
-
-out = {"before": link.talking()}
-ring.pieces = [b'chatter that is not a request\\n']
-link.catch_up()
-out["after_chatter"] = link.talking()
-ring.pieces = [b'@{"cmd":"hello","id":1}\\n']
-link.catch_up()
-out["after_answer"] = link.talking()
-time.sleep_ms(TALK_MS + 50)
-out["after_silence"] = link.talking()
-print(json.dumps(out))
-'''
-
-
-def test_the_host_is_talking_from_an_answer_until_it_falls_silent(mpy):
-    """While the host talks (an answer within TALK_MS) its next request may come at once:
-    the heap is then tidied before answers, not after frames (a collection a request meets
-    loses bytes on the chip). Chatter that is not a request is not talking."""
-    out = json.loads(mpy(TALKING).strip().splitlines()[-1])
-    assert out == {"before": False, "after_chatter": False, "after_answer": True, "after_silence": False}
-
-
 STARVED = LINK_ON_RING + '''
 import asyncio, time
 from croupier.link import PAUSE_MS
