@@ -12,7 +12,7 @@ from time import ticks_diff, ticks_ms, ticks_us
 import _sim_channel as ch
 
 # asyncio's sleeps on a paced board. A sleep of LONG_SLEEP_MS or more leaves the host's
-# caches and page tables cold: its wake-up costs the host 93-172 µs of CPU on the build VM
+# caches and page tables cold: its wake-up costs the host 117-162 µs of CPU on the build VM
 # for sleeps of 10-20 ms (tests/bench/bench_serial_rx.py), where the chip's FreeRTOS wake-up
 # costs a few µs. The pacer gives every wake-up back pace.WAKE_NS (a wake-up from poll:
 # 15 µs); the board reports more for such a sleep's wake-up, short of the lowest cost
