@@ -26,6 +26,9 @@ class Controller:
         self.last_state = None  # state after the last accepted input, shared: read only
         self.roster = []  # names the host pushed (`roster` command), offered at setup
         self._subscribers = []
+        # () -> None, run before a new game loads: the UI lets go of the old game's screens
+        # first (the heap holds one game's modules, not two at once)
+        self.before_new = None
 
     def subscribe(self, fn):
         """fn(seq, state, effects) runs after every accepted input (and after `new`)."""
@@ -58,6 +61,8 @@ class Controller:
 
     def new(self, game, players, options=None):
         """Start a game; an unfinished one is journaled as abandoned. SetupError: unchanged."""
+        if self.before_new is not None:
+            self.before_new()
         fresh = new_game(game, players, options)
         seq = self.journal.append(None, "new", fresh.setup(),
                                   abandon=self.game_id if self.unfinished() else None)

@@ -81,11 +81,13 @@ class Sealer:
 
 
 def sealed_line(value):
-    """value as one sealed line of canonical JSON (str), built whole: for a small value (a
-    record) one string and one CRC are far less work than write_sealed's pieces. TypeError
-    for a value canon refuses, before anything is written."""
-    text = canon.dumps(value)
-    return "%s|%08x\n" % (text, binascii.crc32(text) & 0xFFFFFFFF)
+    """value as one sealed line of canonical JSON (str), built whole before anything is
+    written (TypeError for a value canon refuses). Sealed in chunks, not joined from all its
+    pieces at once: a game's end has hundreds, whose list wanted a 4 KB block of a heap
+    that a long session had left with none (one more `play` then failed)."""
+    chunks = []
+    write_sealed(value, chunks.append)
+    return "".join(chunks)
 
 
 def write_sealed(value, write):

@@ -367,3 +367,33 @@ def test_a_record_that_finds_the_heap_fragmented_is_written_after_a_collection(m
     the journal collects the garbage and writes it, once, instead of refusing the input."""
     out = json.loads(mpy(NO_ROOM_AT_FIRST).strip().splitlines()[-1])
     assert out["seq"] == 2 and out["records"][-1] == "play", out
+
+
+FRAGMENTED_HEAP = r'''
+import gc, json
+from croupier import journal
+
+record = [7, 0, 1, "end", [0] * 400, [1, 2]]  # a line under 1 KB, of 800 pieces
+PAIRS = 1200  # more 1 KB pairs than the 2 MB heap holds
+kept, spare = [None] * PAIRS, [None] * PAIRS
+try:
+    for i in range(PAIRS):
+        kept[i] = bytearray(1000)
+        spare[i] = bytearray(1000)
+except MemoryError:
+    pass
+for i in range(PAIRS):
+    spare[i] = None  # every other block free: no free run much over 1 KB
+gc.collect()
+try:
+    print(json.dumps({"length": len(journal.sealed_line(record))}))
+except MemoryError:
+    print(json.dumps({"length": None}))
+'''
+
+
+def test_a_record_of_many_pieces_needs_no_block_larger_than_its_line(mpy):
+    """A game's end holds hundreds of pieces: gathered in one list, they wanted a block of
+    8 bytes each (4 KB for a game of duo) from a heap a long session had left fragmented."""
+    out = json.loads(mpy(FRAGMENTED_HEAP).strip().splitlines()[-1])
+    assert out["length"] == 831

@@ -133,6 +133,20 @@ def test_inputs_over_the_link_are_announced_like_keys(micropython, tmp_path):
     assert s["new"]["screen"] == "Play" and s["new"]["state"]["game"] == "basta"
 
 
+def test_a_new_game_refused_over_the_link_gives_back_the_game_on_screen(micropython, tmp_path):
+    # the play screen makes room for the new game first; refused, the splash times out back
+    out = run_ui(micropython, tmp_path, [
+        BOOTED, LOBO3, ("keys", "9 ok 4"), ("link", "new", "basta", ["Ann"]),
+        ("snap", "refused"), ("tick", 1200), ("snap", "back")])
+    assert [o["link_error"] for o in out if "link_error" in o] == ["basta takes 2 to 6 players, not 1"]
+    s = by_name(out)
+    assert s["refused"]["screen"] == "Splash"
+    assert "ui.play" not in s["refused"]["modules"]
+    assert s["back"]["screen"] == "Play" and s["back"]["inputs"] == ["9"]
+    assert "rules.basta" not in s["back"]["modules"]
+    assert s["back"]["state"]["game"] == "lobo77" and s["back"]["state"]["total"] == 9
+
+
 def test_a_game_started_over_the_link_during_the_splash_keeps_the_typed_card(micropython,
                                                                              tmp_path):
     # the splash's timeout passes while "3" is typed: it must not reopen the play screen

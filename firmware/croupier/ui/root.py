@@ -64,6 +64,7 @@ class Ui:
         self._tuned = False  # a tune already answers the current key
         self._game_module = None
         controller.subscribe(self._on_input)
+        controller.before_new = self._make_room
 
     # --- navigation -----------------------------------------------------------------------
     def show(self, screen):
@@ -86,8 +87,9 @@ class Ui:
             games.load(self.controller.state()["game"])
 
     def home(self):
-        """The game in progress exactly where it was, else the game menu."""
-        if self.controller.unfinished():
+        """The game in play exactly where it was (a finished one: its final screen), else
+        the game menu."""
+        if self.controller.game is not None:
             self.show_game()
         else:
             self.new_game()
@@ -110,6 +112,18 @@ class Ui:
         self.screen = None
         _drop_modules("croupier.ui", PLAY)
         gc.collect()
+
+    def _make_room(self):
+        """A new game is about to load while the play screen is up (the link started it):
+        the old game's screens go first, the splash shows meanwhile. A new game refused
+        leaves the splash to time out back to the game (home)."""
+        if self.playing:
+            self.news = []
+            self._leave_play()
+            self._game_module = None
+            _drop_game_modules()
+            self.show(Splash(self))
+            self.splash_since = self.now
 
     def new_game(self):
         self._leave_play()
