@@ -20,18 +20,19 @@ print("got", got)
 """
 
 
-def test_pystone_on_a_paced_board_scores_as_an_esp32():
-    runs = [pystone.run_on_board("esp32") for _ in range(3)]
+def test_a_paced_board_runs_pystone_no_faster_than_its_budget_allows():
+    # unpaced and paced runs in turn, so both see the host as it is: the ratio of their
+    # scores does not move with the host's speed (the chip's range is the benchmark's:
+    # tests/bench/bench_pystone.py)
+    unpaced = [pystone.run_on_board(None, loops=pystone.LOOPS * 40)["pystones"] for _ in range(2)]
+    runs = [pystone.run_on_board("esp32") for _ in range(2)]
     # beyond its budget by at most what it banked before the run and one overrun of a slice
     # (the controller waits for the GIL to stop it: up to Python's 5 ms switch interval)
     slack_ns = pace.SLICES_BANKED * pace.PERIOD * 1e9 / ESP32.factor + 5e6
     for run in runs:
         assert run["over_budget_ns"] <= slack_ns, "the board had more CPU time than its budget: %r" % (run,)
-    # the chip's range, 1,075-1,661 reported for an ESP32 at 240 MHz: a busy host only slows
-    # the board (its resumed slices get less done), so the best of three reaches the range,
-    # and the middle one is no faster than the chip
-    scores = sorted(run["pystones"] for run in runs)
-    assert scores[2] >= 1075 and scores[1] <= 1661, runs
+    # a paced CPU-second does less than an unpaced one (resumes are slow), never more
+    assert min(unpaced) >= ESP32.factor * max(run["pystones"] for run in runs), (unpaced, runs)
 
 
 def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):

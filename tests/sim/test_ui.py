@@ -77,6 +77,10 @@ def test_oled_pane_shows_the_boards_pixels(make_board):
     assert rows[0] == "████" + " " * 124
     assert rows[31] == " " * 100 + "▄" + " " * 27
     assert all(row.strip() == "" for row in rows[1:31])
+    # a refresh that fires while the app closes, its widgets gone, is let go
+    app._status = app._shown = None
+    app._glass_stale = True
+    app._refresh_oled()
 
 
 async def until_drawn(pilot, app):

@@ -80,7 +80,8 @@ class SimApp(BoardApp):
         status = self.status()
         if status != self._status:
             self._status = status
-            self.query_one("#status", Static).update(status)
+            for line in self.query("#status").results(Static):  # none once the app is closing
+                line.update(status)
         if not self._glass_stale:  # reading the glass holds the board's lock: only when needed
             return
         self._glass_stale = False

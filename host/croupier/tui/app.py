@@ -80,7 +80,8 @@ class BoardApp(App):
         """Draw a frame buffer (1,024 bytes, SSD1306 page order) when it changed."""
         if fb != self._shown:
             self._shown = fb
-            self.query_one("#panel", Oled).show(fb)
+            for panel in self.query("#panel").results(Oled):  # none once the app is closing
+                panel.show(fb)
 
     # -- keys -----------------------------------------------------------------------------------
     def on_key(self, event):
