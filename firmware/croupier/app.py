@@ -147,7 +147,8 @@ class App:
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now
                 counted = True
-            croupier.tidy_heap()
+            if not link.arriving():  # else the link collects before it answers: a collection
+                croupier.tidy_heap()  # now would leave the request's bytes unread too long
             self.shown.set()
 
     async def _collect_when_idle(self, link):

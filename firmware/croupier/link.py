@@ -286,6 +286,10 @@ class Link:
             start = end + 1
         return size
 
+    def arriving(self):
+        """Whether a request line is on its way, as far as the input taken in shows."""
+        return bool(self._arriving)
+
     async def quiet(self):
         """Returns once no request is arriving. Work that would keep the reader away for
         longer than the receive buffer lasts (34 ms at line rate on an ESP32) waits for
@@ -325,7 +329,7 @@ class Link:
                      "message": "%s: %s" % (type(exc).__name__, exc)}
         finally:
             self._in_request = False
-        gc.collect()  # while the host waits for the answer: no request can arrive now, and the
+        croupier.collect()  # while the host waits for the answer: no request can arrive now, and the
         # heap stays unfragmented (requests without a pause between them, a sync)
         self._answer(reply)
         work, self._after_answer = self._after_answer, None

@@ -65,6 +65,11 @@ _INIT = bytes((
 ))
 
 
+def _views(buffer, page):
+    """The CHUNKS views of one page of a frame-sized memoryview."""
+    return [buffer[(page * CHUNKS + c) * CHUNK:(page * CHUNKS + c + 1) * CHUNK] for c in range(CHUNKS)]
+
+
 class SSD1306(framebuf.FrameBuffer):
     """The display: draw with the framebuf methods, then show()."""
 
@@ -80,9 +85,11 @@ class SSD1306(framebuf.FrameBuffer):
         frame, shadow = memoryview(self.buffer), memoryview(self._shadow)
         self._pages = [frame[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
         self._shadow_pages = [shadow[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
-        # chunk i of the frame (and of the shadow): columns i % CHUNKS of page i // CHUNKS
-        self._chunks = [frame[i * CHUNK:(i + 1) * CHUNK] for i in range(PAGES * CHUNKS)]
-        self._shadow_chunks = [shadow[i * CHUNK:(i + 1) * CHUNK] for i in range(PAGES * CHUNKS)]
+        # _chunks[page][c]: chunk c of that page of the frame (and of the shadow). A list per
+        # page: the GC's mark stack holds 64 entries, and a list of more objects than that
+        # overflows it, which costs a second pass over the whole heap at every collection.
+        self._chunks = [_views(frame, p) for p in range(PAGES)]
+        self._shadow_chunks = [_views(shadow, p) for p in range(PAGES)]
         # The transfer buffer: the window (column and page address commands), the data
         # control byte, then the run's columns; _tx[k]: its first k chunks of data.
         self._buf = bytearray(_WINDOW + 1 + WIDTH)
@@ -118,17 +125,17 @@ class SSD1306(framebuf.FrameBuffer):
             frame, shadow = self._pages[page], self._shadow_pages[page]
             n = 0
             if frame != shadow:
-                base = page * CHUNKS
+                frame_chunks, shadow_chunks = chunks[page], shadows[page]
                 c = 0
                 while c < CHUNKS:
-                    while c < CHUNKS and chunks[base + c] == shadows[base + c]:
+                    while c < CHUNKS and frame_chunks[c] == shadow_chunks[c]:
                         c += 1
                     if c == CHUNKS:
                         break
                     first = last = c
                     c += 1
                     while c < CHUNKS and c - last <= GAP + 1:
-                        if chunks[base + c] != shadows[base + c]:
+                        if frame_chunks[c] != shadow_chunks[c]:
                             last = c
                         c += 1
                     self._place(held, n_held, page, first, last, runs, n)
@@ -171,9 +178,9 @@ class SSD1306(framebuf.FrameBuffer):
         chunks, buf = self._chunks, self._buf
         at = _WINDOW + 1
         for page in range(top, bottom + 1):
-            base = page * CHUNKS
+            page_chunks = chunks[page]
             for c in range(first, last + 1):
-                buf[at:at + CHUNK] = chunks[base + c]
+                buf[at:at + CHUNK] = page_chunks[c]
                 at += CHUNK
         buf[3] = first * CHUNK  # the window's arguments, each behind its control byte
         buf[5] = (last + 1) * CHUNK - 1

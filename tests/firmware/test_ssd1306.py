@@ -122,3 +122,33 @@ run()
 def test_show_never_allocates(mpy):
     sent, on_bus = map(int, mpy(NO_ALLOC).split())
     assert sent == 16 and on_bus == WINDOW + 16  # "40": 16 columns, one window, nothing the 2nd time
+
+
+CONTAINERS = r'''
+import json
+from croupier.ssd1306 import SSD1306
+
+class Bus:
+    def writeto(self, addr, buf, stop=True):
+        pass
+
+d = SSD1306(Bus(), 0x3C)
+sizes = []
+def walk(value):
+    if isinstance(value, (list, tuple)):
+        sizes.append(len(value))
+        for item in value:
+            walk(item)
+for value in d.__dict__.values():
+    walk(value)
+print(json.dumps(sizes))
+'''
+
+
+def test_no_list_of_the_driver_holds_more_objects_than_the_gc_mark_stack(mpy):
+    """MicroPython's collector marks through a stack of 64 entries; a list of more fresh
+    objects overflows it, and every collection then makes another pass over the whole heap
+    (the driver's 128 chunk views in one list made a collection of the firmware's heap 1.7
+    times as long)."""
+    sizes = json.loads(mpy(CONTAINERS).strip().splitlines()[-1])
+    assert sizes and max(sizes) <= 64, sizes
