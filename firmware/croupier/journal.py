@@ -34,7 +34,7 @@ _TMP = ".tmp"
 _CLOSED = "closed"
 _EPOCH = "epoch"
 _UNDO = ("undo", None)
-_CHUNK = const(128)  # bytes a Sealer gathers before it writes them
+_PIECES = const(48)  # pieces a Sealer gathers before it writes them (a few bytes each)
 _ENOSPC = const(28)  # littlefs's, on the ESP32 too: MicroPython's errno module lacks it
 
 
@@ -48,21 +48,22 @@ def crc_hex(data):
 class Sealer:
     """Writes a sealed line piece by piece: `text|crc8\\n` (the wire adds a leading @), with
     the CRC-32 of text kept running, so nothing the size of the whole line is ever built (a
-    head holding a long game, a `log` page). Pieces (a few bytes each) are gathered into
-    writes of about _CHUNK bytes: a write per piece cost a system call (on the board a UART
-    or littlefs call) and a CRC step each, hundreds for one `play` event. Pieces are str, or
-    bytes (stored journal text); flush() before switching from one to the other."""
+    head holding a long game, a `log` page). piece(text) gathers pieces (a few bytes each,
+    or a stored record), gathered() writes them once there are _PIECES: a write per piece
+    cost a system call (on the board a UART or littlefs call) and a CRC step each, hundreds
+    for one `play` event, and piece is the list's own append, not a method of ours (a
+    reply's pieces cost twice the rest of its sealing then). Pieces are str, or bytes
+    (stored journal text); flush() before switching from one to the other."""
 
     def __init__(self, write):
         self._write = write
         self._crc = 0
         self._parts = []
-        self._size = 0
+        self.piece = self._parts.append
 
-    def piece(self, text):
-        self._parts.append(text)
-        self._size += len(text)
-        if self._size >= _CHUNK:
+    def gathered(self):
+        """canon.dump's between: a write once enough pieces wait."""
+        if len(self._parts) >= _PIECES:
             self.flush()
 
     def flush(self):
@@ -70,8 +71,7 @@ class Sealer:
         if not parts:
             return
         text = parts[0][:0].join(parts)  # "" or b"", as the pieces are
-        del parts[:]
-        self._size = 0
+        del parts[:]  # keeps its room: the next pieces need no new list
         self._write(text)
         self._crc = binascii.crc32(text, self._crc)
 
@@ -95,7 +95,7 @@ def write_sealed(value, write):
     refuses raises TypeError with part of the line written: canon.check() it first where
     that matters."""
     sealer = Sealer(write)
-    canon.dump(value, sealer.piece)
+    canon.dump(value, sealer.piece, sealer.gathered)
     sealer.close()
 
 

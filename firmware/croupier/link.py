@@ -189,12 +189,13 @@ class Link:
             piece(":")
             value = obj[key]
             if isinstance(value, Base64):
-                _base64(value.data, piece)
+                _base64(value.data, sealer)
             elif isinstance(value, Canonical):
                 _canonical_list(value.each, sealer)
             else:
-                dump(value, piece)
+                dump(value, piece, sealer.gathered)
             sep = ","
+            sealer.gathered()
         piece("{}" if sep == "{" else "}")
         sealer.close()
 
@@ -329,7 +330,7 @@ class Link:
                      "message": "%s: %s" % (type(exc).__name__, exc)}
         finally:
             self._in_request = False
-        croupier.collect()  # while the host waits for the answer: no request can arrive now, and the
+        gc.collect()  # while the host waits for the answer: no request can arrive now, and the
         # heap stays unfragmented (requests without a pause between them, a sync)
         self._answer(reply)
         work, self._after_answer = self._after_answer, None
@@ -497,7 +498,7 @@ class Link:
 def _canonical_list(each, sealer):
     """The JSON list of the texts each(take) gives (bytes), through sealer."""
     sealer.flush()  # what came before is str
-    items = _Items(sealer.piece)
+    items = _Items(sealer)
     each(items.take)
     items.piece(b"]" if items.sep == b"," else b"[]")
     sealer.flush()  # what follows is str
@@ -506,23 +507,27 @@ def _canonical_list(each, sealer):
 class _Items:
     """take(text): one more item of a JSON list, after the separator it needs."""
 
-    def __init__(self, piece):
-        self.piece = piece
+    def __init__(self, sealer):
+        self.piece = sealer.piece
+        self._flush = sealer.flush
         self.sep = b"["
 
     def take(self, text):
         piece = self.piece
         piece(self.sep)
         piece(text)
+        self._flush()  # a record at a time: a page of them gathered would be a page long
         self.sep = b","
 
 
-def _base64(data, piece):
-    """data as a JSON string of base64, encoded a slice at a time."""
+def _base64(data, sealer):
+    """data as a JSON string of base64, encoded and written a slice at a time."""
+    piece = sealer.piece
     piece('"')
     view = memoryview(data)
     for start in range(0, len(data), _B64_SLICE):
         piece(binascii.b2a_base64(view[start:start + _B64_SLICE], newline=False).decode())
+        sealer.flush()
     piece('"')
 
 

@@ -2,6 +2,7 @@
 filesystem where a test can damage the files the way a dying flash would."""
 import gzip
 import json
+import zlib
 from pathlib import Path
 
 CHECKS = r'''
@@ -397,3 +398,25 @@ def test_a_record_of_many_pieces_needs_no_block_larger_than_its_line(mpy):
     8 bytes each (4 KB for a game of duo) from a heap a long session had left fragmented."""
     out = json.loads(mpy(FRAGMENTED_HEAP).strip().splitlines()[-1])
     assert out["length"] == 831
+
+
+SEALED_IN_PARTS = r'''
+import json
+from croupier import journal
+
+writes = []
+value = {"board": [[seat, "card %d" % seat, None] for seat in range(200)], "game": "duo"}
+journal.write_sealed(value, writes.append)
+print(json.dumps({"line": "".join(writes), "longest": max(len(w) for w in writes),
+                  "writes": len(writes)}))
+'''
+
+
+def test_a_long_value_is_sealed_in_short_writes_that_make_its_canonical_line(mpy):
+    """Hundreds of pieces go out a few dozen at a time: no write (nor the list gathering
+    it) grows with the value, and together they are its canonical line and CRC."""
+    out = json.loads(mpy(SEALED_IN_PARTS).strip().splitlines()[-1])
+    value = {"board": [[seat, "card %d" % seat, None] for seat in range(200)], "game": "duo"}
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    assert out["line"] == "%s|%08x\n" % (text, zlib.crc32(text.encode()))
+    assert out["writes"] > 20 and out["longest"] < 400, out

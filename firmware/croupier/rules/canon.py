@@ -36,10 +36,11 @@ def _string(text, write):
     write('"')
 
 
-def dump(obj, write):
+def dump(obj, write, between=None):
     """Write the canonical JSON of obj (None, bool, int, str, list/tuple, dict with str keys)
-    as pieces: write(text) is called once per piece. TypeError for anything else (some
-    pieces may have been written by then)."""
+    as pieces: write(text) is called once per piece, and between() (when given) after each
+    item of a list or dict, so a writer that gathers pieces can pass them on there.
+    TypeError for anything else (some pieces may have been written by then)."""
     if obj is None:
         write("null")
     elif obj is True:
@@ -54,8 +55,10 @@ def dump(obj, write):
         sep = "["
         for item in obj:
             write(sep)
-            dump(item, write)
+            dump(item, write, between)
             sep = ","
+            if between is not None:
+                between()
         write("[]" if sep == "[" else "]")
     elif isinstance(obj, dict):
         for key in obj:
@@ -66,8 +69,10 @@ def dump(obj, write):
             write(sep)
             _string(key, write)
             write(":")
-            dump(obj[key], write)
+            dump(obj[key], write, between)
             sep = ","
+            if between is not None:
+                between()
         write("{}" if sep == "{" else "}")
     else:
         raise TypeError("canonical JSON takes None, bool, int, str, list, dict; not %r" % (obj,))
