@@ -113,22 +113,25 @@ class Ui:
         _drop_modules("croupier.ui", PLAY)
         gc.collect()
 
+    def _leave_game(self):
+        """Off the play screen, the game's own screen module and helpers dropped too, before
+        the collection."""
+        self._game_module = None
+        _drop_game_modules()
+        self._leave_play()
+
     def _make_room(self):
         """A new game is about to load while the play screen is up (the link started it):
         the old game's screens go first, the splash shows meanwhile. A new game refused
         leaves the splash to time out back to the game (home)."""
         if self.playing:
             self.news = []
-            self._leave_play()
-            self._game_module = None
-            _drop_game_modules()
+            self._leave_game()
             self.show(Splash(self))
             self.splash_since = self.now
 
     def new_game(self):
-        self._leave_play()
-        self._game_module = None
-        _drop_game_modules()  # setup loads the screen module of the game picked
+        self._leave_game()  # setup loads the screen module of the game picked
         from croupier.ui.setup import Setup
 
         back = self.show_game if self.controller.game is not None else None

@@ -1,12 +1,11 @@
 # asyncio on the virtual board. First, asyncio.ThreadSafeFlag as an idle ESP32 waits on one:
-# asleep until an interrupt. The unix
-# port's poll cannot sleep on a flag (it has no file descriptor), so it calls the flag's
-# ioctl every millisecond: 2 % of a host core, more than the whole chip at pace. On the
-# virtual board every change that can raise an interrupt (a key contact, for the pin IRQs)
-# arrives on the side channel, so a waiting flag sleeps on that socket instead, takes the
-# changes in (machine schedules the IRQ handlers they trigger), runs the handlers and goes
-# back to sleep unless one of them set the flag. Then, paced, the host's price of waking
-# from a long sleep (below).
+# asleep until an interrupt. The unix port's poll cannot sleep on a flag (it has no file
+# descriptor), so it calls the flag's ioctl every millisecond: 2 % of a host core, more than
+# the whole chip at pace. On the virtual board every change that can raise an interrupt (a
+# key contact, for the pin IRQs) arrives on the side channel, so a waiting flag sleeps on
+# that socket instead, takes the changes in (machine schedules the IRQ handlers they
+# trigger), runs the handlers and goes back to sleep unless one of them set the flag. Then,
+# paced, the host's price of waking from a long sleep (below).
 from time import ticks_diff, ticks_ms, ticks_us
 
 import _sim_channel as ch
