@@ -147,8 +147,7 @@ class App:
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now
                 counted = True
-            if not link.arriving():  # else the link collects before it answers: a collection
-                croupier.tidy_heap()  # now would leave the request's bytes unread too long
+            link.tidy(croupier.tidy_heap)  # now, or before the next request while a host talks
             self.shown.set()
 
     async def _collect_when_idle(self, link):
@@ -164,7 +163,7 @@ class App:
                 shown.clear()
                 await asyncio.sleep_ms(GC_IDLE_MS)
             await link.quiet()
-            gc.collect()
+            link.tidy(gc.collect)
 
     async def _clock(self):
         """Tick the UI when its next timeout is due, and only then."""

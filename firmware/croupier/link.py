@@ -31,6 +31,7 @@ MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
 READ_CHUNK = const(128)  # most bytes one console read takes (the port allocates that much)
 HELD_MAX = const(1088)  # input drain() can hold: a longest request and a bit
+TALK_MS = const(1000)  # a request answered this recently: the host is talking
 PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
@@ -162,6 +163,8 @@ class Link:
         self._ready = waiting.ipoll
         self._arriving = False  # the line taken in so far is an open request
         self._input_at = 0  # ticks_ms when input was last taken from the receive ring
+        self._answered_at = None  # ticks_ms when the last request was answered
+        self._untidy = False  # a collection was left to the next request (tidy)
         self._running = True  # False once run() ended: a restarted app makes a new Link
         # `play` events of inputs from the keypad wait until the screen shows the input (the
         # event costs more than the frame); those of the link's own requests go before the
@@ -287,9 +290,22 @@ class Link:
             start = end + 1
         return size
 
-    def arriving(self):
-        """Whether a request line is on its way, as far as the input taken in shows."""
-        return bool(self._arriving)
+    def talking(self):
+        """Whether a host is talking: a request arriving, or one answered less than
+        TALK_MS ago (its next request may be on its way, not yet in sight)."""
+        at = self._answered_at
+        return bool(self._arriving) or (at is not None and time.ticks_diff(time.ticks_ms(), at) < TALK_MS)
+
+    def tidy(self, collect):
+        """Tidy the heap with collect() (croupier.tidy_heap, gc.collect) now, unless a host
+        is talking: a collection could then keep the first bytes of its next request, not yet
+        in sight (the UART hands them over 120 at a time), unread for longer than the receive
+        buffer lasts. The next request then collects before it is handled, while the host
+        waits, so that its long-lived allocations still go into a tidy heap."""
+        if self.talking():
+            self._untidy = True
+        else:
+            collect()
 
     async def quiet(self):
         """Returns once no request is arriving. Work that would keep the reader away for
@@ -316,10 +332,15 @@ class Link:
         if line[0] != 64:
             return  # not protocol
         rid = None
+        collected = False
         self._in_request = True
         try:
             request = parse(bytes(line[1:]))
             rid = request["id"]
+            if self._untidy:  # the handling's long-lived allocations go into a tidy heap
+                self._untidy = False
+                gc.collect()
+                collected = True
             reply = self.handle(request)
             reply["id"] = rid
             reply["ok"] = True
@@ -333,6 +354,7 @@ class Link:
         gc.collect()  # while the host waits for the answer: no request can arrive now, and the
         # heap stays unfragmented (requests without a pause between them, a sync)
         self._answer(reply)
+        self._answered_at = time.ticks_ms()
         work, self._after_answer = self._after_answer, None
         if work is not None:
             try:
