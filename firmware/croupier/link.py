@@ -294,7 +294,9 @@ class Link:
         """Whether a host is talking: a request arriving, or one answered less than
         TALK_MS ago (its next request may be on its way, not yet in sight)."""
         at = self._answered_at
-        return bool(self._arriving) or (at is not None and time.ticks_diff(time.ticks_ms(), at) < TALK_MS)
+        if self._arriving:
+            return True
+        return at is not None and time.ticks_diff(time.ticks_ms(), at) < TALK_MS
 
     def tidy(self, collect):
         """Tidy the heap with collect() (croupier.tidy_heap, gc.collect) now, unless a host
@@ -306,6 +308,7 @@ class Link:
             self._untidy = True
         else:
             collect()
+            self._untidy = False
 
     async def quiet(self):
         """Returns once no request is arriving. Work that would keep the reader away for
@@ -332,7 +335,6 @@ class Link:
         if line[0] != 64:
             return  # not protocol
         rid = None
-        collected = False
         self._in_request = True
         try:
             request = parse(bytes(line[1:]))
@@ -340,7 +342,6 @@ class Link:
             if self._untidy:  # the handling's long-lived allocations go into a tidy heap
                 self._untidy = False
                 gc.collect()
-                collected = True
             reply = self.handle(request)
             reply["id"] = rid
             reply["ok"] = True

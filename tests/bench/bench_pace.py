@@ -365,7 +365,8 @@ def journal_inputs(link, since):
 def mash(vb, link, count, seed=1):
     """Mash whole games' keys until at least count keys are pressed; -> dict: keys pressed,
     inputs typed, inputs in the journal, of those in typed order, crashed, and whether
-    the journal's replay equals the device's state."""
+    the journal's replay equals the device's state; crashed is the board's output from the
+    first traceback or crash screen on, None without one."""
     rng = random.Random(seed)
     out = {"keys": 0, "typed": 0, "journal": 0, "in order": 0}
     counted = link.ok("hello")["keys"]
@@ -394,7 +395,8 @@ def mash(vb, link, count, seed=1):
     out["sound"] = (replayed is None and (state is None or state["over"])) or (
         replayed is not None and replayed.state() == state)
     output = vb.output()
-    out["crashed"] = b"Traceback" in output or b"CRASH" in output
+    crash = [at for at in (output.find(b"Traceback"), output.find(b"CRASH")) if at >= 0]
+    out["crashed"] = output[min(crash):min(crash) + 800].decode(errors="replace") if crash else None
     return out
 
 
@@ -435,6 +437,8 @@ def mash_figures(args, pace):
                                      "CRASHED" if out["crashed"] else "no crash",
                                      "equals the state" if out["sound"] else "DIFFERS",
                                      time.monotonic() - started))
+        if out["crashed"]:
+            print("\n    " + out["crashed"].replace("\r", "").replace("\n", "\n    "))
 
 
 def summary(values):
