@@ -293,9 +293,9 @@ class Link:
     def talking(self):
         """Whether a host is talking: a request arriving, or one answered less than
         TALK_MS ago (its next request may be on its way, not yet in sight)."""
-        at = self._answered_at
         if self._arriving:
             return True
+        at = self._answered_at
         return at is not None and time.ticks_diff(time.ticks_ms(), at) < TALK_MS
 
     def tidy(self, collect):
