@@ -7,8 +7,13 @@
 # are changing, settling or waiting for their hold. It runs every SETTLE_MS while a key is
 # settling, every STEADY_MS while keys are held steady (a press stable that long is still
 # seen: the debounce asks for DEBOUNCE_MS anyway), as each scan costs the chip a wake-up.
-# With every key up and settled nothing is scanned: all rows are driven low and a falling
-# edge on any column (a pin interrupt) wakes the scan, so an idle keypad costs no CPU.
+# Between scans all rows are driven low and every column's pin interrupt is armed, both
+# edges: with every key up and settled nothing is scanned until a key goes down, so an idle
+# keypad costs no CPU. And the interrupt's handler samples the matrix itself: it is
+# scheduled, so it runs between two bytecodes of whatever the chip is busy with. A key
+# pressed and released during a long piece of work (a screen loading, a journal write),
+# which the scan task never sees, is still sampled at both ends, and a key seen down and
+# next seen up DEBOUNCE_MS or more later counts as a press.
 from micropython import const
 import asyncio
 import time
@@ -18,6 +23,7 @@ STEADY_MS = const(20)  # between scans while the keys down are settled
 DEBOUNCE_MS = const(20)
 HOLD_MS = const(600)
 RING = const(32)  # queued keys; a full ring refuses more (the link answers `busy`)
+FRESH_MS = const(2)  # a sample this recent (an edge's handler took it) stands for the task's
 
 # Logical key of each printed label (docs/protocol.md "Logical keys").
 LOGICAL = {"*": "undo", "#": "ok", "A": "a", "B": "b", "C": "c", "D": "menu"}
@@ -25,6 +31,7 @@ LOGICAL = {"*": "undo", "#": "ok", "A": "a", "B": "b", "C": "c", "D": "menu"}
 _UP = const(0)
 _DOWN = const(1)
 _HELD = const(2)  # down, and the long press has been reported
+_TORN = const(1 << 29)  # in a sample: a contact changed while it was read (above any key)
 
 
 class Keypad:
@@ -43,6 +50,9 @@ class Keypad:
         self._settling = 0  # bit per key: settling (pending)
         self._last_scan = 0  # when the last scan ran: the settled level's last sighting
         self._pressed_at = [0] * n
+        self._seen_at = [0] * n  # when a key was first seen at the level it now differs at
+        # each column's keys (labels row-major), as bits
+        self._column_keys = [sum(1 << k for k in range(c, n, len(cols))) for c in range(len(cols))]
         self._ring = bytearray(RING)  # key index
         self._ring_hold = bytearray(RING)
         self._head = 0  # next to read
@@ -50,6 +60,10 @@ class Keypad:
         self._ready = asyncio.Event()
         self._pressed = asyncio.ThreadSafeFlag()  # set by a column's interrupt
         self._on_edge = self._edge  # bound once: the interrupt handler allocates nothing
+        self._in_use = False  # the scan task scans or a key is injected: an edge leaves its
+        # sample to the task (the handler may run in the middle of either)
+        self._in_edge = False  # the handler samples: a press it finds waits for the task
+        self._owed = False  # to wake get(): an asyncio.Event is not set from a handler
         self.between_scans = None  # called after each scan (the link takes in its input: on
         # a busy chip a scan may be all that runs between two of the reader's turns)
         # Counts for the link's `hello`: presses queued (from the matrix or the link), the
@@ -63,7 +77,12 @@ class Keypad:
             index = self.names.index(key)
         except ValueError:
             raise ValueError("unknown key %r" % (key,))
-        if not self._push(index, hold):
+        self._in_use = True
+        try:
+            pushed = self._push(index, hold)
+        finally:
+            self._in_use = False
+        if not pushed:
             raise OverflowError("key queue full")
 
     def _push(self, index, hold):
@@ -74,7 +93,10 @@ class Keypad:
         self._ring[slot] = index
         self._ring_hold[slot] = 1 if hold else 0
         self._count += 1
-        self._ready.set()
+        if self._in_edge:
+            self._owed = True
+        else:
+            self._ready.set()
         return True
 
     def _press(self, index, hold):
@@ -96,15 +118,10 @@ class Keypad:
         """One pass over the matrix at time now (ms ticks). The pass itself only reads the
         pins into a bit mask: a key costs bytecode of its own only while it differs from
         its debounced level, is settling, or is down and waiting for its hold time."""
-        sample = 0  # bit k: key k reads down
-        bit = 1
-        for row in self._rows:
-            row.value(0)
-            for col in self._cols:
-                if not col.value():
-                    sample |= bit
-                bit <<= 1
-            row.value(1)
+        self._in_use = True
+        sample = self._sample()
+        if sample & _TORN:  # a contact changed while the pins were read
+            sample = self._sample() & ~_TORN
         work = (sample ^ self._down) | self._busy
         k = 0
         while work:
@@ -113,40 +130,65 @@ class Keypad:
             work >>= 1
             k += 1
         self._last_scan = now
+        self._in_use = False
+
+    def _sample(self):
+        """-> bit k set: key k reads down; _TORN too when a contact changed meanwhile. The
+        rows are left low, as at rest: a key going down pulls its column low. Then each
+        column must read what the sample says of its keys, else one of them changed after
+        its row was read (its interrupt came while the scan held the handler off)."""
+        rows, cols = self._rows, self._cols
+        sample = 0
+        bit = 1
+        for row in rows:
+            row.value(1)
+        for row in rows:
+            row.value(0)
+            for col in cols:
+                if not col.value():
+                    sample |= bit
+                bit <<= 1
+            row.value(1)
+        for row in rows:
+            row.value(0)
+        keys = self._column_keys
+        for c in range(len(cols)):
+            if (cols[c].value() == 0) != (sample & keys[c] != 0):
+                return sample | _TORN
+        return sample
 
     def _track(self, k, down, now):
         """Debounce key k; keeps its bits in _down, _busy and _settling up to date."""
-        state = self._state[k]
-        bit = 1 << k
-        if down == (state != _UP):
-            self._pending[k] = 0
-            self._since[k] = now  # the last sample at the settled level
+        if down == (self._state[k] != _UP):  # at its settled level
+            if self._pending[k] and time.ticks_diff(now, self._seen_at[k]) >= DEBOUNCE_MS:
+                # Seen at the other level once, DEBOUNCE_MS or more ago, and not sampled
+                # since: the scans were held up (the chip was busy) and only the edges'
+                # samples saw the key change and change back. Both changes count.
+                at = self._seen_at[k]
+                self._settle(k, not down, at)
+                self._pending[k] = 1  # the change back, seen once now
+                self._since[k] = at
+                self._seen_at[k] = now
+            else:
+                self._pending[k] = 0
+                self._since[k] = now  # the last sample at the settled level
         else:
             seen = self._pending[k] + 1
             if seen == 1:  # the scan before this one saw the settled level last
                 self._since[k] = self._last_scan
+                self._seen_at[k] = now
             self._pending[k] = seen if seen < 255 else 255
             # Two samples in a row, and DEBOUNCE_MS since the old level was last seen: a
             # scan delayed by a busy loop still counts the time the key really was stable.
             if seen >= 2 and time.ticks_diff(now, self._since[k]) >= DEBOUNCE_MS:
                 self._pending[k] = 0
                 self._since[k] = now
-                if down:
-                    self._state[k] = _DOWN
-                    self._pressed_at[k] = now
-                    self._down |= bit
-                    self._busy |= bit  # its hold time runs
-                else:
-                    self._state[k] = _UP
-                    self._down &= ~bit
-                    self._busy &= ~bit
-                    if state == _DOWN:
-                        self._press(k, False)
-                self._settling &= ~bit
-                return
+                self._settle(k, down, now)
+        state = self._state[k]
         if state == _DOWN and time.ticks_diff(now, self._pressed_at[k]) >= HOLD_MS:
             self._state[k] = state = _HELD
             self._press(k, True)
+        bit = 1 << k
         if self._pending[k]:
             self._settling |= bit
         else:
@@ -156,39 +198,65 @@ class Keypad:
         else:
             self._busy &= ~bit
 
+    def _settle(self, k, down, at):
+        """Key k's debounced level changes at time at; a short press is reported on release."""
+        bit = 1 << k
+        if down:
+            self._state[k] = _DOWN
+            self._pressed_at[k] = at
+            self._down |= bit
+        else:
+            if self._state[k] == _DOWN:
+                self._press(k, False)
+            self._state[k] = _UP
+            self._down &= ~bit
+
     def _edge(self, pin):
+        """A column's interrupt: sample the matrix now, unless the task is scanning (its scan
+        reads again if a contact changed meanwhile), then wake the scan task."""
+        if not self._in_use:
+            self._in_edge = True
+            self.scan(time.ticks_ms())
+            self._in_edge = False
         self._pressed.set()
 
     def _idle(self):
         return not (self._down | self._busy)
 
     async def run(self):
-        while True:
-            if self._idle():
-                await self._until_pressed()
-            self.scan(time.ticks_ms())  # first: a key's interrupt wants its sample now
-            if self.between_scans is not None:
-                self.between_scans()
-            await asyncio.sleep_ms(SETTLE_MS if self._settling else STEADY_MS)
-
-    async def _until_pressed(self):
-        """Sleep until a key goes down: rows low, each column's pull-up held low by a pressed
-        key raises its interrupt. The rows go back high (the scan drives one at a time) however
-        this ends, a cancel included."""
+        """Scan while a key is down or settling, else sleep until one goes down. The rows go
+        back high and the interrupts off however this ends, a cancel included."""
         rows, cols = self._rows, self._cols
         for row in rows:
             row.value(0)
-        self._pressed.clear()
+        for col in cols:
+            col.irq(self._on_edge, col.IRQ_FALLING | col.IRQ_RISING)
         try:
-            for col in cols:
-                col.irq(self._on_edge, col.IRQ_FALLING)
-            for col in cols:
-                if not col.value():  # went down before the interrupts were armed
-                    break
-            else:
-                await self._pressed.wait()
+            while True:
+                if self._idle():
+                    await self._until_pressed()
+                now = time.ticks_ms()
+                if time.ticks_diff(now, self._last_scan) >= FRESH_MS:
+                    self.scan(now)
+                if self._owed:
+                    self._owed = False
+                    self._ready.set()
+                if self.between_scans is not None:
+                    self.between_scans()
+                await asyncio.sleep_ms(SETTLE_MS if self._settling else STEADY_MS)
         finally:
             for col in cols:
                 col.irq(None)
             for row in rows:
                 row.value(1)
+
+    async def _until_pressed(self):
+        """Sleep until a column's interrupt: at rest the rows are low, so a key going down
+        pulls its column low."""
+        self._pressed.clear()  # then look: an edge from now on sets it again
+        if self._owed or not self._idle():  # a handler sampled a key meanwhile
+            return
+        for col in self._cols:
+            if not col.value():  # down already: its edge may have come before the clear
+                return
+        await self._pressed.wait()

@@ -144,18 +144,21 @@ def idle(vb, link, seconds):
     return out
 
 
-def latency(vb, clock, cards):
-    """ms per key kind over `cards` Lobo cards typed on the keypad, then undos."""
-    played, _, effects = random_game("lobo77", 4, {}, seed=7, max_cards=cards)
+def latency(vb, link, clock, cards):
+    """ms per key kind over `cards` Lobo cards typed on the keypad, then undos; and whether
+    the board's game after the cards is the one typed (a key lost would change it, and the
+    figures with it)."""
+    played, engine, effects = random_game("lobo77", 4, {}, seed=7, max_cards=cards)
     by_kind = {"digit": [], "ok": [], "soft": [], "undo": []}
     for key in game_keys("lobo77", played, effects).split():
         kind = "ok" if key == "ok" else "soft" if key in "abc" else "digit"
         by_kind[kind].append(tap(vb, clock, key))
         time.sleep(0.1)
+    same = link.ok("state")["state"] == engine.state()
     for _ in range(10):
         by_kind["undo"].append(tap(vb, clock, "undo"))
         time.sleep(0.1)
-    return len(played), by_kind
+    return len(played), by_kind, same
 
 
 def fill_journal(flash, games):
@@ -474,8 +477,10 @@ def main():
         time.sleep(3)
         press_keys(vb, setup_keys("lobo77", 4, {}))
         time.sleep(1)
-        cards, by_kind = latency(vb, clock, args.cards)
+        cards, by_kind, same = latency(vb, link, clock, args.cards)
         print("\n### key press to finished frame (%d cards by keys)\n" % cards)
+        print("- the board's game after them: %s" % (
+            "the one typed" if same else "DIFFERS from the one typed (a key was lost)"))
         for kind, values in by_kind.items():
             print("- %s: %s" % (kind, summary(values)))
         undo, redo = undo_redo_after_round(vb, link, clock)

@@ -108,3 +108,41 @@ def test_a_board_that_stops_scanning_fails_key_presses_instead_of_hanging(make_b
             board.key_down("1")
             board.key_up("1")
     assert time.monotonic() - started < 60
+
+
+EDGES = """
+import time, machine
+from machine import Pin
+rows = [Pin(n, Pin.OPEN_DRAIN, value=0) for n in (32, 33, 25, 26)]
+cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in (27, 14, 4, 18)]
+READS = %d  # column reads each interrupt makes
+edges = []
+
+def edge(pin):
+    for _ in range(READS):
+        pin.value()
+    edges.append(time.ticks_ms())
+
+cols[0].irq(edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
+print("armed")
+while len(edges) < 2:
+    machine.idle()  # takes in key changes, reads no pin
+print("down for %%d ms." %% time.ticks_diff(edges[1], edges[0]))
+"""
+
+
+@pytest.mark.parametrize("reads", [1, 20])
+def test_a_tap_stays_until_the_board_has_read_it_as_a_scan_would(make_board, reads):
+    """A change that arrives on its own waits until the state before it has been read by
+    as many column reads as a whole scan of the firmware's makes (or 250 ms): a press taken
+    in just before a stop of the pacer is still there for the board to read. A board that
+    reads it at once sees the press for its own length (30 ms here)."""
+    board = make_board(main=EDGES % reads)
+    board.wait_output(b"armed")
+    board.press("1", ms=30)
+    text = board.wait_output(b" ms.\r\n", timeout=10)
+    down_ms = int(text[text.rindex(b"down for ") + 9:text.rindex(b" ms.")])
+    if reads == 1:
+        assert down_ms >= 240, "released before the board had read the press"
+    else:
+        assert down_ms < 200

@@ -15,11 +15,19 @@ keys = 0  # pressed keys, bit row*4+col: what the matrix's contacts do
 # turn, each state for as long as it lasted: a press and release that both came during a
 # stop are a press of its real length once the board runs again, as a chip that is not
 # stopped samples the closed contact the whole time. A change that arrives on its own is
-# shown at once.
+# shown once the state before it has been shown ALONE_MS (or as long as it lasted, if
+# less) and, on a board that takes the keypad's interrupts, read by as many column reads
+# as a whole scan makes: a press taken in just before a stop (the pacer's, or one struck
+# in the middle of a scan) is still seen once the board runs again, and the board never
+# falls further behind the matrix than that.
 _HELD = 16  # key changes that may wait their turn; one more shows the oldest at once
 _held = bytearray(3 * _HELD)  # [mask_lo, mask_hi, how long the state before lasted, 4 ms units]
 _held_first = 0
 _held_count = 0
+_ALONE = 10  # ALONE_MS = 40 ms, in the 4 ms units of `lasted`
+_SCAN_READS = 20  # column reads in a whole scan of the firmware's (16, then 4 at rest)
+reads = 0  # keypad column reads since `keys` took its present value (machine counts them)
+_READ_WAIT_MS = 250  # ... and the longest a change waits for them
 _keys_since = ticks_ms()  # when `keys` took its present value
 _cut_in = 0  # power cut at this many more flash writes (0: not armed)
 _tear = 0  # 1: the cut write lands half-done
@@ -49,16 +57,19 @@ def _apply(buf, n):
     for i in range(0, n, 4):
         kind = buf[i]
         if kind == 75:  # 'K' key matrix state
-            _key_change(buf[i + 1] | buf[i + 2] << 8, buf[i + 3], alone)
+            lasted = buf[i + 3]
+            _key_change(buf[i + 1] | buf[i + 2] << 8,
+                        lasted if not alone or lasted < _ALONE else _ALONE)
             alone = False
         elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
             _cut_in = buf[i + 1] | buf[i + 2] << 8 | (buf[i + 3] & 0x7F) << 16
             _tear = buf[i + 3] >> 7
 
 
-def _key_change(mask, lasted, alone):
+def _key_change(mask, lasted):
     global _held_count
-    if not _held_count and (alone or ticks_diff(ticks_ms(), _keys_since) >= lasted * 4):
+    shown = ticks_diff(ticks_ms(), _keys_since)
+    if not _held_count and _read(shown) and shown >= lasted * 4:
         _show(mask)
         return
     if _held_count == _HELD:
@@ -71,9 +82,10 @@ def _key_change(mask, lasted, alone):
 
 
 def _show(mask):
-    global keys, _keys_since
+    global keys, _keys_since, reads
     keys = mask
     _keys_since = ticks_ms()
+    reads = 0
     if on_keys:
         on_keys()
 
@@ -90,13 +102,23 @@ def held_ms():
     """-> ms until the next key change that waits its turn is due (0: now), or -1: none."""
     if not _held_count:
         return -1
-    due = _held[_held_first * 3 + 2] * 4 - ticks_diff(ticks_ms(), _keys_since)
+    shown = ticks_diff(ticks_ms(), _keys_since)
+    due = _held[_held_first * 3 + 2] * 4 - shown
+    if not _read(shown) and due < _READ_WAIT_MS - shown:
+        due = _READ_WAIT_MS - shown
     return due if due > 0 else 0
 
 
 def _show_due():
     while _held_count and not held_ms():
         _show_held()
+
+
+def _read(shown):
+    """The present key state, shown for `shown` ms, has been read as a whole scan reads
+    it, or nobody waits for the keypad's interrupts (no scan to wait for), or it has
+    waited _READ_WAIT_MS for a read."""
+    return reads >= _SCAN_READS or on_keys is None or shown >= _READ_WAIT_MS
 
 
 def poll():
