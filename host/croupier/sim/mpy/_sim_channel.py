@@ -67,11 +67,8 @@ def _apply(buf, n):
 
 
 def _key_change(mask, lasted):
+    """Queue the change, then show what is due (held_ms says when a change is)."""
     global _held_count
-    shown = ticks_diff(ticks_ms(), _keys_since)
-    if not _held_count and _read(shown) and shown >= lasted * 4:
-        _show(mask)
-        return
     if _held_count == _HELD:
         _show_held()
     slot = (_held_first + _held_count) % _HELD * 3
@@ -79,6 +76,7 @@ def _key_change(mask, lasted):
     _held[slot + 1] = mask >> 8
     _held[slot + 2] = lasted
     _held_count += 1
+    _show_due()
 
 
 def _show(mask):
