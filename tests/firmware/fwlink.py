@@ -74,6 +74,7 @@ class Frames:
     def reply(self, rid, timeout=5.0):
         """The response with id rid; events met on the way are kept in events."""
         deadline = time.monotonic() + timeout
+        unread = []  # answers to lines the board could not read (id null): damaged on the way?
         while time.monotonic() < deadline:
             obj = self.read_frame(deadline - time.monotonic())
             if obj is None:
@@ -82,7 +83,10 @@ class Frames:
                 self.events.append(obj)
             elif obj.get("id") == rid:
                 return obj
-        raise AssertionError("no response with id %r within %.1fs" % (rid, timeout))
+            elif obj.get("id") is None:
+                unread.append(obj.get("error"))
+        raise AssertionError("no response with id %r within %.1fs%s" % (
+            rid, timeout, "; meanwhile the board could not read lines: %s" % ", ".join(unread) if unread else ""))
 
     def call(self, cmd, timeout=5.0, **args):
         rid = self._next_id

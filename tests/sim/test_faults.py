@@ -36,7 +36,7 @@ def test_corruption_never_forges_the_interrupt_character():
 
 
 def test_baud_rate_paces_bytes_at_ten_bits_each():
-    line = Line()
+    line = Line(slack=(1.0,))
     line.configure(baud=1000)  # 100 bytes per second
     line.push(b"x" * 50)
     assert line.take(10.0) == b"x"  # the first byte goes at once
@@ -47,6 +47,31 @@ def test_baud_rate_paces_bytes_at_ten_bits_each():
     assert line.take(50.0) == b"y"  # an idle line does not bank time: no burst later
     line.push(b"z" * 3)
     assert line.take(50.0) == b""
+
+
+def test_a_late_taker_finds_that_the_line_paused():
+    """A relay that comes to the line late (a busy host) gets the bytes begun within the
+    slack, not a burst no receiver on a real line could have met."""
+    line = Line(slack=(0.05,))
+    line.configure(baud=1000)
+    line.push(b"x" * 50)
+    assert line.take(10.0) == b"x"
+    assert len(line.take(10.5)) == 6  # begun at 10.45, 10.46 ... 10.50
+    assert line.wait(10.5) == pytest.approx(0.01)  # and on at line rate from there
+
+
+def test_a_line_with_two_clocks_is_no_faster_by_either():
+    """The line into a paced board keeps the host's clock and the chip's: while the chip's
+    stands still (the host keeps the board from running) nothing crosses; when it runs ahead,
+    the host's still holds the line to its baud rate."""
+    line = Line(slack=(0.05, 0.06))
+    line.configure(baud=1000)
+    line.push(b"x" * 50)
+    assert line.take(10.0, 20.0) == b"x"
+    assert line.take(10.03, 20.0) == b""  # the chip's clock stood still
+    assert len(line.take(10.03, 20.5)) == 3  # it ran ahead: 3 bytes begun by the host's
+    assert len(line.take(10.06, 20.5)) == 3
+    assert len(line.take(10.2, 20.505)) == 1  # the chip's clock is the one behind now
 
 
 def test_bad_fault_settings_are_refused():

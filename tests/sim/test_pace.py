@@ -60,6 +60,42 @@ def test_a_board_that_keeps_reading_loses_nothing_at_line_rate(make_board):
     assert took >= 3000 * 10 / ESP32.baud, "the line carried more than 115200 baud"
 
 
+def test_the_chip_clock_counts_cpu_at_the_factor_sleep_as_it_is_and_stops_not_at_all():
+    """pace.ChipClock on real processes: one asleep ages the chip by the wall time, one
+    busy by factor x its CPU time, one the pacer holds stopped not at all."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    def start(code):
+        return subprocess.Popen([sys.executable, "-c", code])
+
+    sleeper, busy, held = start("import time\nwhile True: time.sleep(0.2)"), start("while True: pass"), start("while True: pass")
+    try:
+        time.sleep(0.3)
+        stopped_at = time.monotonic_ns()
+        os.kill(held.pid, signal.SIGSTOP)  # as the pacer stops it, and counts the stop
+        clocks = {name: pace.ChipClock(proc.pid, 80, lambda now: 0, lambda: 0)
+                  for name, proc in (("sleeper", sleeper), ("busy", busy))}
+        clocks["held"] = pace.ChipClock(held.pid, 80, lambda now: now - stopped_at, lambda: 0)
+        cpu = pace.cpu_clock(busy.pid)
+        first = {name: clock.read() for name, clock in clocks.items()}
+        wall, busy_cpu = time.monotonic_ns(), time.clock_gettime_ns(cpu)
+        time.sleep(1.0)
+        aged = {name: clock.read() - first[name] for name, clock in clocks.items()}
+        wall, busy_cpu = time.monotonic_ns() - wall, time.clock_gettime_ns(cpu) - busy_cpu
+        for clock in clocks.values():
+            clock.close()
+    finally:
+        for proc in (sleeper, busy, held):
+            proc.kill()
+            proc.wait()
+    assert 0.95 * wall <= aged["sleeper"] <= 1.2 * wall, (aged, wall)
+    assert 0.9 * 80 * busy_cpu <= aged["busy"] <= 1.1 * 80 * busy_cpu + 80e6, (aged, busy_cpu)
+    assert aged["held"] < 0.01 * wall, (aged, wall)
+
+
 def test_a_full_speed_board_has_no_small_buffer(make_board):
     vb = make_board(IDLE)
     with serial.Serial(vb.port, 115200, timeout=0.1) as port:

@@ -28,7 +28,7 @@ from pathlib import Path
 from croupier.paths import hardware_dir
 from croupier.sim import channel, flash, pace as paces, ptys, toolchain
 from croupier.sim.ds3231 import DS3231, cell_of
-from croupier.sim.line import Line
+from croupier.sim.line import LATE_AFTER, Line
 from croupier.sim.oled import SSD1306
 
 SIM_HEAP = 48 * 1024  # heap for the emulation's own modules, held back from the firmware
@@ -114,7 +114,8 @@ class VirtualBoard:
         self._ready = False  # the interpreter said BOOTED: serial input may flow to it
         self._unsent = bytearray()  # board output waiting for the serial port to take it
         self._rx = bytearray()  # serial input waiting for the interpreter to read it
-        self._to_board = Line(never_forge=bytes((INTERRUPT,)))
+        self._to_board = Line(never_forge=bytes((INTERRUPT,)),
+                              slack=(LATE_AFTER, paces.CHIP_SLACK) if self.pace else (LATE_AFTER,))
         self._to_host = Line()
         self._rx_room = self.pace.rx_buffer if self.pace else RX_BUFFER
         self.faults()  # a paced board's line runs at the chip's baud rate
@@ -484,7 +485,7 @@ class VirtualBoard:
         """Move bytes along both lines as far as their timing allows. -> seconds to sleep."""
         now = time.monotonic()
         if self._ready and self._console is not None:
-            data = self._to_board.take(now)
+            data = self._to_board.take(*self._line_in_now(now))
             if data:
                 self._to_console(data)
             elif self._rx:
@@ -498,7 +499,7 @@ class VirtualBoard:
                     self._changed.notify_all()  # for wait_sent()
             except BlockingIOError:
                 del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
-        waits = [w and max(w, LINE_TICK) for w in (self._to_board.wait(now) if self._ready else None,
+        waits = [w and max(w, LINE_TICK) for w in (self._to_board.wait(*self._line_in_now(now)) if self._ready else None,
                                                     self._to_host.wait(now)) if w is not None]
         if self._unsent or self._rx:
             waits.append(0.01)  # a reader is behind: retry soon
@@ -508,15 +509,11 @@ class VirtualBoard:
         """Serial input into the interpreter. Each Ctrl-C becomes SIGINT the moment it
         arrives, as the UART's interrupt character does; other bytes wait in the receive
         buffer until the interpreter reads them (overflow loses the newest, as a UART).
-        Bytes that find the buffer full only because this relay came late to them (a busy
-        host) go back on the line instead: the board had no chance to read in between."""
+        Paced, the line into the board keeps the chip's time too (_line_in_now), so the
+        host keeping the board from running loses it nothing."""
         parts = data.split(bytes((INTERRUPT,)))
         for i, part in enumerate(parts):
             room = max(0, self._rx_room - self._unread())
-            if len(part) > room and self._to_board.late:
-                self._to_board.hold(bytes((INTERRUPT,)).join([part[room:]] + parts[i + 1:]))
-                self._rx += part[:room]
-                break
             self.rx_overflow += max(0, len(part) - room)
             self._rx += part[:room]
             self.rx_peak = max(self.rx_peak, self._rx_room - room + min(len(part), room))
@@ -526,6 +523,20 @@ class VirtualBoard:
                     os.kill(self._proc.pid, signal.SIGINT)
                     self._last_interrupt = now
         self._flush_rx()
+
+    def _line_in_now(self, now):
+        """The readings (s) of the clocks the line into the board keeps: the host's (now)
+        and, paced, the chip's own (pace.ChipClock). That one stands still while the host
+        keeps the board from running (no core for it, a stop to pay back a slice a late
+        pacer let run long): bytes sent meanwhile cross once the board runs again, as they
+        would have reached the chip, not in one burst into its small buffer."""
+        if not self.pace:
+            return (now,)
+        chip = self.throttle and self.throttle.chip
+        try:
+            return now, (chip.read() / 1e9 if chip else now)
+        except OSError:
+            return now, now  # the interpreter is going away
 
     def _unread(self):
         """Serial input the interpreter has not read. Paced, the console's own queue counts
@@ -543,7 +554,7 @@ class VirtualBoard:
         return len(self._rx) + queued
 
     def _flush_rx(self):
-        if self.pace and len(self._rx) < UART_RX_BATCH and self._to_board.wait(time.monotonic()) is not None:
+        if self.pace and len(self._rx) < UART_RX_BATCH and self._to_board.wait(*self._line_in_now(time.monotonic())) is not None:
             return  # more is on its way: the UART interrupts at a batch or at a pause
         try:
             del self._rx[:os.write(self._console, self._rx)]

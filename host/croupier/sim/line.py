@@ -2,18 +2,25 @@
 
 Bytes pushed in come out of take() as a real line would deliver them: some dropped or
 corrupted (each with its probability, from a seeded generator, so a failing run can be
-replayed) and, with a baud rate set, no faster than 10 bits per byte (8N1).
+replayed) and, with a baud rate set, no faster than 10 bits per byte (8N1) by each of the
+clocks the line keeps: the host's, and a paced board's own (pace.ChipClock) on the line
+into it.
 """
 import random
 
 
+LATE_AFTER = 0.005  # s: the host's clock. A taker later than this finds the line paused
+
+
 class Line:
-    def __init__(self, never_forge=b""):
+    def __init__(self, never_forge=b"", slack=(LATE_AFTER,)):
+        """slack: for each clock the line keeps, how far (s) its schedule may fall behind
+        that clock's reading before the line counts as paused (no burst to catch up)."""
         self._never_forge = set(never_forge)  # bytes corruption must not create
         self._queue = bytearray()
-        self._next = 0.0  # when the line can start the next byte
+        self._slack = slack
+        self._next = [0.0] * len(slack)  # by each clock, when the line can start the next byte
         self._idle = True
-        self.late = False  # the last take() gave bytes due well before it (the taker was late)
         self.configure()
 
     def configure(self, drop=0.0, corrupt=0.0, baud=None, seed=None):
@@ -48,35 +55,35 @@ class Line:
             if garbled not in self._never_forge:
                 return garbled
 
-    def take(self, now: float, late_after: float = 0.005) -> bytes:
-        """The bytes that have crossed the line by `now` (monotonic seconds). `late` tells
-        whether the first of them was due more than late_after seconds before now."""
-        self.late = False
+    def take(self, *now: float) -> bytes:
+        """The bytes that have crossed the line by `now`, one reading (s) for each clock the
+        line keeps. A taker later than a clock's slack (a busy host) finds that the line
+        paused meanwhile: it gets the slack's worth, not a burst its receiver could never
+        have met."""
         if not self._queue:
             return b""
-        if self.baud is None:
-            n = len(self._queue)
-        else:
-            self.late = not self._idle and now - self._next > late_after
+        n = len(self._queue)
+        if self.baud is not None:
             per_byte = 10.0 / self.baud
-            if self._idle:  # an idle line does not bank time for a later burst
-                self._next = max(self._next, now)
-                self._idle = False
-            started = int((now - self._next) / per_byte + 1e-9) + 1  # bytes begun by now
-            n = min(len(self._queue), started) if now >= self._next else 0
-            self._next += n * per_byte
+            for i, (reading, slack) in enumerate(zip(now, self._slack)):
+                start = max(self._next[i], reading - slack)
+                if self._idle:  # an idle line does not bank time for a later burst
+                    start = max(start, reading)
+                self._next[i] = start
+                begun = int((reading - start) / per_byte + 1e-9) + 1 if reading >= start else 0
+                n = min(n, begun)
+            self._idle = False
+            for i in range(len(self._next)):
+                self._next[i] += n * per_byte
         out = bytes(self._queue[:n])
         del self._queue[:n]
         return out
 
-    def hold(self, data: bytes):
-        """Put bytes back at the head of the line: they cross it again from now on, as if
-        the sender had paused (the taker could not take them in time)."""
-        self._queue[:0] = data
-        self._idle = True
-
-    def wait(self, now: float):
-        """Seconds until take() has more to give; None when nothing is queued."""
+    def wait(self, *now: float):
+        """Seconds until take() has more to give (by the slowest clock); None when nothing
+        is queued."""
         if not self._queue:
             return None
-        return 0.0 if self.baud is None else max(0.0, self._next - now)
+        if self.baud is None:
+            return 0.0
+        return max(0.0, max(start - reading for start, reading in zip(self._next, now)))

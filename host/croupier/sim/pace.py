@@ -4,7 +4,8 @@ A profile names the chip's figures: how many times slower than this host's unix 
 runs bytecode, its serial line and receive buffer, and its flash timing. The Throttle holds
 the interpreter's CPU time to wall time / factor by stopping (SIGSTOP) and continuing
 (SIGCONT) it. It counts the CPU time the interpreter really got, so a busy host makes the
-board slower, never faster. See docs/virtual-board.md, "Pace".
+board slower, never faster. The ChipClock tells the chip's own time from that CPU time:
+the line into the board keeps it. See docs/virtual-board.md, "Pace".
 """
 import copy
 import os
@@ -78,6 +79,10 @@ def cpu_clock(pid):
 
 PERIOD = 0.02  # seconds between slices: short against the 33.7 ms the receive buffer lasts at line rate
 SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no bursts after a pause)
+# How far the line into a paced board may fall behind the board's own clock (ChipClock)
+# before it counts as paused: in each slice the chip's clock runs a period ahead of the
+# host's in a few hundred µs, and a board back from idle may first run what it banked.
+CHIP_SLACK = (SLICES_BANKED + 1) * PERIOD
 MIN_RUN_NS = 20000  # less budget left than this: the slice is over (no train of µs-long sleeps)
 SETTLE_LOOK = 0.0001  # s between two readings of a stopped process's clock that should agree
 SETTLE_LOOKS = 5  # at most this many more readings (a late charge comes at once, and once)
@@ -101,6 +106,14 @@ def _realtime():
         return True
     except (OSError, AttributeError):
         return False
+
+
+def runnable(stat):
+    """Whether the process whose /proc/<pid>/stat is open as fd `stat` is in state R: on a
+    core, or waiting for one."""
+    data = os.pread(stat, 512, 0)
+    at = data.rindex(b")") + 2  # after the command name, which may hold anything
+    return data[at] == 82  # R
 
 
 class CpuUsed:
@@ -148,10 +161,7 @@ class CpuUsed:
         return cpu
 
     def _running(self):
-        """Whether the process is in state R (/proc/<pid>/stat): on a core, or waiting for one."""
-        stat = os.pread(self._stat, 512, 0)
-        at = stat.rindex(b")") + 2  # after the command name, which may hold anything
-        return stat[at] == 82  # R
+        return runnable(self._stat)
 
     def sleeps(self):
         """-> how many times the process has gone to sleep (or been stopped) so far."""
@@ -162,6 +172,53 @@ class CpuUsed:
     def close(self):
         os.close(self._stat)
         os.close(self._status)
+
+
+class ChipClock:
+    """The chip's own time on a paced board, in ns on the monotonic clock's scale (the two
+    agree when the pacer starts, and the pacer holds them close): factor x the CPU time
+    the interpreter used (less what was credited as emulated hardware), plus the time it
+    slept (an emulated bus or flash wait, a sleep). The time the pacer held it stopped is
+    not counted (the factor stands for it), nor the time it waited for one of the host's
+    cores (run_delay in /proc/<pid>/schedstat). So a host late to run the board (a busy
+    core, a pacer late to stop it that then stops it longer to pay back) does not age the
+    chip. A process in state R may be in a wait for a core the kernel has not counted
+    yet: the clock then counts its CPU time alone (a lower bound), exact again once it
+    sleeps or stops."""
+
+    def __init__(self, pid, factor, stopped_ns, credited_ns):
+        self.factor = factor
+        self._stopped_ns, self._credited_ns = stopped_ns, credited_ns  # callables: the pacer's records
+        self._clock = cpu_clock(pid)
+        self._stat = os.open("/proc/%d/stat" % pid, os.O_RDONLY)
+        self._schedstat = os.open("/proc/%d/schedstat" % pid, os.O_RDONLY)
+        self._exact = self._sample()  # (wall, cpu, run_delay, stopped, credited) when _chip was exact
+        self._chip = self._shown = self._exact[0]
+
+    def _sample(self):
+        delay = int(os.pread(self._schedstat, 128, 0).split()[1])
+        cpu = time.clock_gettime_ns(self._clock)
+        now = time.monotonic_ns()
+        return now, cpu, delay, self._stopped_ns(now), self._credited_ns()
+
+    def read(self):
+        """-> the chip's time now, in ns (never decreasing)."""
+        waiting = runnable(self._stat)  # looked at first: a wait that starts after is not counted
+        now, cpu, delay, stopped, credited = sample = self._sample()
+        wall0, cpu0, delay0, stopped0, credited0 = self._exact
+        computed = self.factor * max(0, (cpu - cpu0) - (credited - credited0))
+        if waiting:
+            chip = self._chip + int(computed)
+        else:
+            slept = max(0, (now - wall0) - (cpu - cpu0) - (delay - delay0) - (stopped - stopped0))
+            chip = self._chip = self._chip + int(computed) + slept
+            self._exact = sample
+        self._shown = max(self._shown, chip)  # credit arriving late must not turn it back
+        return self._shown
+
+    def close(self):
+        os.close(self._stat)
+        os.close(self._schedstat)
 
 
 class Throttle:
@@ -177,14 +234,18 @@ class Throttle:
         self._cpu0 = self._cpu = 0
         self._started = None
         self._ended = None
+        self._stopped_ns = 0  # time the process was held stopped, up to _stopped_since
+        self._stopped_since = None  # monotonic_ns of the stop it is in, if any
+        self.chip = None  # its ChipClock, from start() on
         self._stop = threading.Event()
         self._credit = 0
         self._thread = threading.Thread(target=self._run, name="pace-%d" % pid, daemon=True)
 
     def start(self):
         os.kill(self.pid, signal.SIGSTOP)  # from here on it runs only in the slices it is given
-        self._started = time.monotonic_ns()
+        self._started = self._stopped_since = time.monotonic_ns()
         self._cpu0 = self._cpu = time.clock_gettime_ns(self._clock)
+        self.chip = ChipClock(self.pid, self.factor, self.stopped_ns, lambda: self.credited_ns)
         self._thread.start()
         return self
 
@@ -212,6 +273,25 @@ class Throttle:
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(2)
+        if self.chip:
+            self.chip.close()
+            self.chip = None
+
+    def stopped_ns(self, now):
+        """Time the process has been held stopped since start(), by `now` (monotonic_ns)."""
+        since = self._stopped_since
+        return self._stopped_ns + (now - since if since is not None and now > since else 0)
+
+    def _continue(self):
+        os.kill(self.pid, signal.SIGCONT)
+        now = time.monotonic_ns()
+        if self._stopped_since is not None:
+            self._stopped_ns += now - self._stopped_since
+            self._stopped_since = None
+
+    def _halt(self):
+        self._stopped_since = time.monotonic_ns()
+        os.kill(self.pid, signal.SIGSTOP)
 
     def credit(self, ns):
         """CPU time the board spent in emulated hardware: it does not count against the budget."""
@@ -225,7 +305,7 @@ class Throttle:
             pass  # the interpreter ended
         finally:
             try:
-                os.kill(self.pid, signal.SIGCONT)  # never leave a stopped process behind
+                self._continue()  # never leave a stopped process behind
             except OSError:
                 pass
 
@@ -263,13 +343,13 @@ class Throttle:
                 seen = cpu
                 if allowance > MIN_RUN_NS:
                     if not running:
-                        os.kill(self.pid, signal.SIGCONT)
+                        self._continue()
                         running = True
                         self.slices += 1
                     time.sleep(allowance / 1e9)  # it can use at most this much CPU meanwhile
                     continue
                 if running:
-                    os.kill(self.pid, signal.SIGSTOP)
+                    self._halt()
                     running = False
                     stops += 1
                     exact = used.settled()  # the estimate counts time waiting for a core
