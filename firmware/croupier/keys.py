@@ -114,14 +114,19 @@ class Keypad:
         self.handled += 1
         return self.names[self._ring[slot]], bool(self._ring_hold[slot])
 
-    def scan(self, now):
-        """One pass over the matrix at time now (ms ticks). The pass itself only reads the
-        pins into a bit mask: a key costs bytecode of its own only while it differs from
-        its debounced level, is settling, or is down and waiting for its hold time."""
+    def scan(self, now=None):
+        """One pass over the matrix at time now (ms ticks), by default the time the pins
+        were read: taken after the reading, so that a pause before it (a handler that ran
+        first, the chip's work) cannot make a key's new level look younger than it is. The
+        pass itself only reads the pins into a bit mask: a key costs bytecode of its own
+        only while it differs from its debounced level, is settling, or is down and waiting
+        for its hold time."""
         self._in_use = True
         sample = self._sample()
         if sample & _TORN:  # a contact changed while the pins were read
             sample = self._sample() & ~_TORN
+        if now is None:
+            now = time.ticks_ms()
         work = (sample ^ self._down) | self._busy
         k = 0
         while work:
@@ -216,7 +221,7 @@ class Keypad:
         reads again if a contact changed meanwhile), then wake the scan task."""
         if not self._in_use:
             self._in_edge = True
-            self.scan(time.ticks_ms())
+            self.scan()
             self._in_edge = False
         self._pressed.set()
 
@@ -235,9 +240,8 @@ class Keypad:
             while True:
                 if self._idle():
                     await self._until_pressed()
-                now = time.ticks_ms()
-                if time.ticks_diff(now, self._last_scan) >= FRESH_MS:
-                    self.scan(now)
+                if time.ticks_diff(time.ticks_ms(), self._last_scan) >= FRESH_MS:
+                    self.scan()
                 if self._owed:
                     self._owed = False
                     self._ready.set()

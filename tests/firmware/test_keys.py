@@ -249,6 +249,49 @@ def test_a_contact_that_changes_while_the_pins_are_read_is_read_again(mpy):
     assert json.loads(mpy(TORN)) == ["1"]
 
 
+PAUSED = MATRIX + r'''
+import asyncio, time
+
+read = Line.value
+pause = []
+
+
+def value(line, x=None):  # the chip stops just before the scan task reads the pins
+    if x is None and pause:
+        pause.pop()
+        time.sleep_ms(40)
+        m.down[5] = 0  # and "5" has come back up meanwhile
+    return read(line, x)
+
+
+Line.value = value
+
+
+async def main():
+    task = asyncio.create_task(k.run())
+    await asyncio.sleep_ms(50)
+    m.press(5, True)  # its interrupt samples "5" down
+    pause.append(1)
+    keys = []
+    try:
+        while True:
+            keys.append(await asyncio.wait_for_ms(k.get(), 300))
+    except asyncio.TimeoutError:
+        pass
+    task.cancel()
+    print(json.dumps(keys))
+
+asyncio.run(main())
+'''
+
+
+def test_a_scan_held_up_just_before_it_reads_the_pins_still_sees_the_press(mpy):
+    """The task's scan is stopped (on the virtual board, by the pacer) right before it
+    reads the pins, and the key it last saw go down is up by then: the scan's time is that
+    of its reading, so the key was down long enough to count."""
+    assert json.loads(mpy(PAUSED)) == [["5", False]]
+
+
 STEADY = MATRIX + r'''
 import asyncio
 

@@ -116,10 +116,13 @@ from machine import Pin
 rows = [Pin(n, Pin.OPEN_DRAIN, value=0) for n in (32, 33, 25, 26)]
 cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in (27, 14, 4, 18)]
 READS = %d  # column reads each interrupt makes
+STRETCH = %d  # ms the first one stops halfway through them (the pacer stopping a scan)
 edges = []
 
 def edge(pin):
-    for _ in range(READS):
+    for i in range(READS):
+        if i == READS // 2 and not edges:
+            time.sleep_ms(STRETCH)
         pin.value()
     edges.append(time.ticks_ms())
 
@@ -137,7 +140,7 @@ def test_a_tap_stays_until_the_board_has_read_it_as_a_scan_would(make_board, rea
     as many column reads as a whole scan of the firmware's makes (or 250 ms): a press taken
     in just before a stop of the pacer is still there for the board to read. A board that
     reads it at once sees the press for its own length (30 ms here)."""
-    board = make_board(main=EDGES % reads)
+    board = make_board(main=EDGES % (reads, 0))
     board.wait_output(b"armed")
     board.press("1", ms=30)
     text = board.wait_output(b" ms.\r\n", timeout=10)
@@ -146,3 +149,14 @@ def test_a_tap_stays_until_the_board_has_read_it_as_a_scan_would(make_board, rea
         assert down_ms >= 240, "released before the board had read the press"
     else:
         assert down_ms < 200
+
+
+def test_a_tap_a_stretched_scan_read_stays_for_its_length_after_that_scan(make_board):
+    """The board is stopped halfway through the scan that reads a tap (100 ms, longer than
+    the tap): the release still waits until the tap has been shown for its length (30 ms)
+    after the scan, so the firmware's next scans see it as a chip's scans would."""
+    board = make_board(main=EDGES % (20, 100))
+    board.wait_output(b"armed")
+    board.press("1", ms=30)
+    text = board.wait_output(b" ms.\r\n", timeout=10)
+    assert int(text[text.rindex(b"down for ") + 9:text.rindex(b" ms.")]) >= 28

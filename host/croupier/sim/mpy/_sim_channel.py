@@ -16,17 +16,19 @@ keys = 0  # pressed keys, bit row*4+col: what the matrix's contacts do
 # stop are a press of its real length once the board runs again, as a chip that is not
 # stopped samples the closed contact the whole time. A change that arrives on its own is
 # shown once the state before it has been shown ALONE_MS (or as long as it lasted, if
-# less) and, on a board that takes the keypad's interrupts, read by as many column reads
-# as a whole scan makes: a press taken in just before a stop (the pacer's, or one struck
-# in the middle of a scan) is still seen once the board runs again, and the board never
-# falls further behind the matrix than that.
+# less); on a board that takes the keypad's interrupts, ALONE_MS from when as many column
+# reads as a whole scan makes had read it: a press taken in just before a stop (the
+# pacer's, or one struck in the middle of a scan, which it stretches) is still seen by
+# the scans after, as a chip's scans see it, and the board never falls further behind the
+# matrix than that.
 _HELD = 16  # key changes that may wait their turn; one more shows the oldest at once
 _held = bytearray(3 * _HELD)  # [mask_lo, mask_hi, how long the state before lasted, 4 ms units]
 _held_first = 0
 _held_count = 0
 _ALONE = 10  # ALONE_MS = 40 ms, in the 4 ms units of `lasted`
 _SCAN_READS = 20  # column reads in a whole scan of the firmware's (16, then 4 at rest)
-reads = 0  # keypad column reads since `keys` took its present value (machine counts them)
+reads = 0  # keypad column reads since `keys` took its present value (column_read counts them)
+_read_at = 0  # ticks_ms when they made a whole scan's worth
 _READ_WAIT_MS = 250  # ... and the longest a change waits for them
 _keys_since = ticks_ms()  # when `keys` took its present value
 _cut_in = 0  # power cut at this many more flash writes (0: not armed)
@@ -96,27 +98,34 @@ def _show_held():
     _show(_held[slot] | _held[slot + 1] << 8)
 
 
+def column_read():
+    """machine counts each read of a keypad column: the one that makes a whole scan's worth
+    marks when the present state was first read as a scan reads it."""
+    global reads, _read_at
+    reads += 1
+    if reads == _SCAN_READS:
+        _read_at = ticks_ms()
+
+
 def held_ms():
     """-> ms until the next key change that waits its turn is due (0: now), or -1: none."""
     if not _held_count:
         return -1
-    shown = ticks_diff(ticks_ms(), _keys_since)
-    due = _held[_held_first * 3 + 2] * 4 - shown
-    if not _read(shown) and due < _READ_WAIT_MS - shown:
-        due = _READ_WAIT_MS - shown
+    now = ticks_ms()
+    shown = ticks_diff(now, _keys_since)
+    lasted = _held[_held_first * 3 + 2] * 4
+    if reads >= _SCAN_READS:
+        due = lasted - ticks_diff(now, _read_at)
+    elif on_keys is None:  # nobody takes the keypad's interrupts: no scan to wait for
+        due = lasted - shown
+    else:  # not read yet: until it is, or for _READ_WAIT_MS at most
+        due = max(lasted, _READ_WAIT_MS) - shown
     return due if due > 0 else 0
 
 
 def _show_due():
     while _held_count and not held_ms():
         _show_held()
-
-
-def _read(shown):
-    """The present key state, shown for `shown` ms, has been read as a whole scan reads
-    it, or nobody waits for the keypad's interrupts (no scan to wait for), or it has
-    waited _READ_WAIT_MS for a read."""
-    return reads >= _SCAN_READS or on_keys is None or shown >= _READ_WAIT_MS
 
 
 def poll():

@@ -164,7 +164,7 @@ class Pin:
             _ch.poll()  # take in key changes first
             level = _level(self._id)
             if 4 <= _line[self._id] < 8:  # a keypad column
-                _ch.reads += 1
+                _ch.column_read()
             _ch.spent(t)
             return level
         _out[self._id] = 1 if x else 0
