@@ -154,12 +154,21 @@ def test_wake_ups_from_sleep_are_credited_once_each(make_board):
         status = open("/proc/%d/status" % vb._proc.pid).read()
         return int(re.search(r"\nvoluntary_ctxt_switches:\s+(\d+)", status).group(1))
 
+    def just_credited():
+        """-> (credit, sleeps) right after the pacer credited what it had counted: the two
+        then count the same sleeps (the pacer may look only every period)."""
+        before = vb.throttle.credited_ns
+        while vb.throttle.credited_ns == before:
+            time.sleep(0.0002)
+        return vb.throttle.credited_ns, sleeps()
+
     vb = make_board(SLEEPER, pace="esp32")
     vb.wait_output(b"sleeping\r\n", timeout=30)
-    credited, slept = vb.throttle.credited_ns, sleeps()
+    credited, slept = just_credited()
     time.sleep(2.0)
-    wakes, counted = (vb.throttle.credited_ns - credited) / pace.WAKE_NS, sleeps() - slept
-    assert counted >= 2.0 * 1000 / 5, "it slept at least once each 5 ms"
+    credited_now, slept_now = just_credited()
+    wakes, counted = (credited_now - credited) / pace.WAKE_NS, slept_now - slept
+    assert counted >= 100, "it slept and woke many times (every 5 ms, when its budget allows)"
     assert 0.5 * counted <= wakes <= counted + 5, (wakes, counted)
 
 
