@@ -259,10 +259,10 @@ def resync(link):
         pass
 
 
-def hostile(link, rng):
+def hostile(vb, link, rng):
     """1,500 hostile lines at line rate, then `hello` (again every 0.5 s: the receive
-    buffer may have been full when one came): -> (s from the last hostile byte on the line
-    to the answer, state unchanged)."""
+    buffer may have been full when one came): -> (s from the last hostile byte's arrival
+    at the board to the answer, state unchanged, bytes sent, s the line took)."""
     resync(link)
     before = link.ok("state")["state"]
     lines = []
@@ -282,10 +282,11 @@ def hostile(link, rng):
     blob = b"\n".join(lines) + b"\n"
     start = time.monotonic()
     link.send_raw(blob)
-    on_line_until = start + len(blob) * LINE_BITS / 115200
-    time.sleep(max(0.0, on_line_until - time.monotonic()))
+    time.sleep(max(0.0, start + len(blob) * LINE_BITS / 115200 - time.monotonic()))
+    vb.wait_delivered(timeout=120)  # later than its line time while the host held the board
+    delivered = time.monotonic()
     hello = None
-    while hello is None and time.monotonic() < on_line_until + 30:
+    while hello is None and time.monotonic() < delivered + 30:
         try:
             hello = link.ok_shape(link.call("hello", timeout=0.5))
         except AssertionError:
@@ -294,7 +295,7 @@ def hostile(link, rng):
     while link.read_frame(timeout=0.5) is not None:  # the error replies still on the way
         pass
     after = link.ok("state")["state"]
-    return answered - on_line_until if hello else None, after == before, len(blob), hello
+    return answered - delivered if hello else None, after == before, len(blob), delivered - start
 
 
 def undo_redo_after_round(vb, link, clock):
@@ -513,11 +514,14 @@ def link_figures(args):
               " median %d, max %d of %d bytes" % (
                   intact, args.requests, vb.rx_overflow, statistics.median(peaks), max(peaks),
                   vb.pace.rx_buffer))
-        seconds, same, size, _ = hostile(link, random.Random(5))
-        print("- %d hostile lines (%d bytes) at line rate: `hello` answered %s after the last"
-              " one was on the line; state %s; %d bytes lost to the full receive buffer" % (
-                  HOSTILE_LINES, size, "%.2f s" % seconds if seconds is not None else "not",
-                  "unchanged" if same else "CHANGED", vb.rx_overflow))
+        lost = vb.rx_overflow
+        seconds, same, size, took = hostile(vb, link, random.Random(5))
+        print("- %d hostile lines (%d bytes) sent at line rate (%.1f s of line time; the line"
+              " took %.1f s): `hello` answered %s after the last one reached the board; state %s;"
+              " %d bytes lost to the full receive buffer" % (
+                  HOSTILE_LINES, size, size * LINE_BITS / 115200, took,
+                  "%.2f s" % seconds if seconds is not None else "not",
+                  "unchanged" if same else "CHANGED", vb.rx_overflow - lost))
 
 
 if __name__ == "__main__":

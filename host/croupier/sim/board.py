@@ -342,6 +342,13 @@ class VirtualBoard:
         self._wait(lambda: self._to_host.wait(0.0) is None and not self._unsent, timeout,
                    lambda: "board output still on its way to the port (%d bytes)" % len(self._unsent))
 
+    def wait_delivered(self, timeout=60.0):
+        """Wait until the line into the board has carried what the relay took from the
+        serial port (into the board's receive buffer, or lost to it). Paced, that may be
+        well past its line time: the line waits while the host keeps the board from running."""
+        self._wait(lambda: self._to_board.wait(0.0) is None, timeout,
+                   lambda: "serial input still on its way to the board")
+
     def wait_boot(self, count=1, timeout=10.0):
         """Wait until the board has booted `count` times since start()."""
         self._wait(lambda: self.boots >= count, timeout, lambda: "board did not boot (%d boots)" % self.boots)
@@ -488,6 +495,8 @@ class VirtualBoard:
             data = self._to_board.take(*self._line_in_now(now))
             if data:
                 self._to_console(data)
+                if self._to_board.wait(0.0) is None:
+                    self._changed.notify_all()  # for wait_delivered()
             elif self._rx:
                 self._flush_rx()
         self._unsent += self._to_host.take(now)
