@@ -184,8 +184,23 @@ def test_an_idle_keypad_sleeps_on_its_column_interrupts(mpy):
                    "disarmed_after_cancel": True}
 
 
-BUSY = MATRIX + r'''
-import asyncio, time
+# The keys queued until none comes for 300 ms, printed; then the scan task is cancelled.
+PRINT_KEYS = r'''
+import asyncio
+
+async def print_keys(task):
+    keys = []
+    try:
+        while True:
+            keys.append(await asyncio.wait_for_ms(k.get(), 300))
+    except asyncio.TimeoutError:
+        pass
+    task.cancel()
+    print(json.dumps(keys))
+'''
+
+BUSY = MATRIX + PRINT_KEYS + r'''
+import time
 
 def busy(ms):
     """The chip busy in one piece of work (a screen loading): no task runs meanwhile."""
@@ -209,14 +224,7 @@ async def main():
     tap(5, 80, 30)
     tap(6, 10, 30)
     tap(12, 700, 30)
-    keys = []
-    try:
-        while True:
-            keys.append(await asyncio.wait_for_ms(k.get(), 300))
-    except asyncio.TimeoutError:
-        pass
-    task.cancel()
-    print(json.dumps(keys))
+    await print_keys(task)
 
 asyncio.run(main())
 '''
@@ -249,8 +257,8 @@ def test_a_contact_that_changes_while_the_pins_are_read_is_read_again(mpy):
     assert json.loads(mpy(TORN)) == ["1"]
 
 
-PAUSED = MATRIX + r'''
-import asyncio, time
+PAUSED = MATRIX + PRINT_KEYS + r'''
+import time
 
 read = Line.value
 pause = []
@@ -272,14 +280,7 @@ async def main():
     await asyncio.sleep_ms(50)
     m.press(5, True)  # its interrupt samples "5" down
     pause.append(1)
-    keys = []
-    try:
-        while True:
-            keys.append(await asyncio.wait_for_ms(k.get(), 300))
-    except asyncio.TimeoutError:
-        pass
-    task.cancel()
-    print(json.dumps(keys))
+    await print_keys(task)
 
 asyncio.run(main())
 '''

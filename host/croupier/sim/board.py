@@ -339,14 +339,14 @@ class VirtualBoard:
 
     def wait_sent(self, timeout=10.0):
         """Wait until everything the board printed has crossed the line to the serial port."""
-        self._wait(lambda: self._to_host.wait(0.0) is None and not self._unsent, timeout,
+        self._wait(lambda: not self._to_host.pending() and not self._unsent, timeout,
                    lambda: "board output still on its way to the port (%d bytes)" % len(self._unsent))
 
     def wait_delivered(self, timeout=60.0):
         """Wait until the line into the board has carried what the relay took from the
         serial port (into the board's receive buffer, or lost to it). Paced, that may be
         well past its line time: the line waits while the host keeps the board from running."""
-        self._wait(lambda: self._to_board.wait(0.0) is None, timeout,
+        self._wait(lambda: not self._to_board.pending(), timeout,
                    lambda: "serial input still on its way to the board")
 
     def wait_boot(self, count=1, timeout=10.0):
@@ -495,7 +495,7 @@ class VirtualBoard:
             data = self._to_board.take(*self._line_in_now(now))
             if data:
                 self._to_console(data)
-                if self._to_board.wait(0.0) is None:
+                if not self._to_board.pending():
                     self._changed.notify_all()  # for wait_delivered()
             elif self._rx:
                 self._flush_rx()
@@ -563,7 +563,7 @@ class VirtualBoard:
         return len(self._rx) + queued
 
     def _flush_rx(self):
-        if self.pace and len(self._rx) < UART_RX_BATCH and self._to_board.wait(*self._line_in_now(time.monotonic())) is not None:
+        if self.pace and len(self._rx) < UART_RX_BATCH and self._to_board.pending():
             return  # more is on its way: the UART interrupts at a batch or at a pause
         try:
             del self._rx[:os.write(self._console, self._rx)]

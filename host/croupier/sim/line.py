@@ -79,6 +79,10 @@ class Line:
         del self._queue[:n]
         return out
 
+    def pending(self) -> int:
+        """Bytes on the line, yet to cross it."""
+        return len(self._queue)
+
     def wait(self, *now: float):
         """Seconds until take() has more to give (by the slowest clock); None when nothing
         is queued."""
