@@ -116,7 +116,7 @@ class VirtualBoard:
         self._rx = bytearray()  # serial input waiting for the interpreter to read it
         self._to_board = Line(never_forge=bytes((INTERRUPT,)),
                               slack=(LATE_AFTER, paces.CHIP_SLACK) if self.pace else (LATE_AFTER,))
-        self._to_host = Line()
+        self._to_host = Line(slack=(float("inf"),))  # the host's end buffers: bytes the relay came late to arrive at once
         self._rx_room = self.pace.rx_buffer if self.pace else RX_BUFFER
         self.faults()  # a paced board's line runs at the chip's baud rate
         self._last_interrupt = 0.0
