@@ -134,17 +134,21 @@ print("down for %%d ms." %% time.ticks_diff(edges[1], edges[0]))
 """
 
 
+def tap_as_read(board):
+    """Tap "1" for 30 ms on a board running EDGES: -> how long its interrupts saw it down (ms)."""
+    board.wait_output(b"armed")
+    board.press("1", ms=30)
+    text = board.wait_output(b" ms.\r\n", timeout=10)
+    return int(text[text.rindex(b"down for ") + 9:text.rindex(b" ms.")])
+
+
 @pytest.mark.parametrize("reads", [1, 20])
 def test_a_tap_stays_until_the_board_has_read_it_as_a_scan_would(make_board, reads):
     """A change that arrives on its own waits until the state before it has been read by
     as many column reads as a whole scan of the firmware's makes (or 250 ms): a press taken
     in just before a stop of the pacer is still there for the board to read. A board that
     reads it at once sees the press for its own length (30 ms here)."""
-    board = make_board(main=EDGES % (reads, 0))
-    board.wait_output(b"armed")
-    board.press("1", ms=30)
-    text = board.wait_output(b" ms.\r\n", timeout=10)
-    down_ms = int(text[text.rindex(b"down for ") + 9:text.rindex(b" ms.")])
+    down_ms = tap_as_read(make_board(main=EDGES % (reads, 0)))
     if reads == 1:
         assert down_ms >= 240, "released before the board had read the press"
     else:
@@ -155,8 +159,4 @@ def test_a_tap_a_stretched_scan_read_stays_for_its_length_after_that_scan(make_b
     """The board is stopped halfway through the scan that reads a tap (100 ms, longer than
     the tap): the release still waits until the tap has been shown for its length (30 ms)
     after the scan, so the firmware's next scans see it as a chip's scans would."""
-    board = make_board(main=EDGES % (20, 100))
-    board.wait_output(b"armed")
-    board.press("1", ms=30)
-    text = board.wait_output(b" ms.\r\n", timeout=10)
-    assert int(text[text.rindex(b"down for ") + 9:text.rindex(b" ms.")]) >= 28
+    assert tap_as_read(make_board(main=EDGES % (20, 100))) >= 28

@@ -491,8 +491,9 @@ class VirtualBoard:
     def _pump(self):
         """Move bytes along both lines as far as their timing allows. -> seconds to sleep."""
         now = time.monotonic()
+        line_in_now = self._line_in_now(now) if self._ready else None  # one reading of the chip's clock a pass
         if self._ready and self._console is not None:
-            data = self._to_board.take(*self._line_in_now(now))
+            data = self._to_board.take(*line_in_now)
             if data:
                 self._to_console(data)
                 if not self._to_board.pending():
@@ -508,7 +509,7 @@ class VirtualBoard:
                     self._changed.notify_all()  # for wait_sent()
             except BlockingIOError:
                 del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
-        waits = [w and max(w, LINE_TICK) for w in (self._to_board.wait(*self._line_in_now(now)) if self._ready else None,
+        waits = [w and max(w, LINE_TICK) for w in (self._to_board.wait(*line_in_now) if self._ready else None,
                                                     self._to_host.wait(now)) if w is not None]
         if self._unsent or self._rx:
             waits.append(0.01)  # a reader is behind: retry soon

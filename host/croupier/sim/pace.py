@@ -234,7 +234,7 @@ class Throttle:
         self._cpu0 = self._cpu = 0
         self._started = None
         self._ended = None
-        self._stopped_ns = 0  # time the process was held stopped, up to _stopped_since
+        self._stopped_total = 0  # ns the process was held stopped, up to _stopped_since
         self._stopped_since = None  # monotonic_ns of the stop it is in, if any
         self.chip = None  # its ChipClock, from start() on
         self._stop = threading.Event()
@@ -280,13 +280,13 @@ class Throttle:
     def stopped_ns(self, now):
         """Time the process has been held stopped since start(), by `now` (monotonic_ns)."""
         since = self._stopped_since
-        return self._stopped_ns + (now - since if since is not None and now > since else 0)
+        return self._stopped_total + (now - since if since is not None and now > since else 0)
 
     def _continue(self):
         os.kill(self.pid, signal.SIGCONT)
         now = time.monotonic_ns()
         if self._stopped_since is not None:
-            self._stopped_ns += now - self._stopped_since
+            self._stopped_total += now - self._stopped_since
             self._stopped_since = None
 
     def _halt(self):
