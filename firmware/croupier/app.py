@@ -70,6 +70,7 @@ class App:
         link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
         self.display.between_steps = link.drain
         self.keypad.between_scans = link.catch_up
+        self.keypad.hold = link.receiving
         tasks = [asyncio.create_task(coro) for coro in (
             self.keypad.run(), self.buzzer.run(), link.run(),
             self._keys(link), self._refresh(link), self._collect_when_idle(link), self._clock(),
@@ -78,7 +79,7 @@ class App:
         for task in tasks:
             task.cancel()
         # the next start's link reads what waits
-        self.display.between_steps = self.keypad.between_scans = None
+        self.display.between_steps = self.keypad.between_scans = self.keypad.hold = None
         if self.up:
             await asyncio.sleep_ms(RESTART_MS)
         return self.up

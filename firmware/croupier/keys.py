@@ -13,7 +13,8 @@
 # scheduled, so it runs between two bytecodes of whatever the chip is busy with. A key
 # pressed and released during a long piece of work (a screen loading, a journal write),
 # which the scan task never sees, is still sampled at both ends, and a key seen down and
-# next seen up DEBOUNCE_MS or more later counts as a press.
+# next seen up DEBOUNCE_MS or more later counts as a press. That also lets the scans wait
+# while a request arrives on the serial line (hold): the reader needs the chip then.
 from micropython import const
 import asyncio
 import time
@@ -64,6 +65,8 @@ class Keypad:
         # sample to the task (the handler may run in the middle of either)
         self._in_edge = False  # the handler samples: a press it finds waits for the task
         self._owed = False  # to wake get(): an asyncio.Event is not set from a handler
+        self.hold = None  # () -> True while the scans should wait (the link: a request is
+        # arriving, and the reader needs the chip); the edges' handler still samples every change
         self.between_scans = None  # called after each scan (the link takes in its input: on
         # a busy chip a scan may be all that runs between two of the reader's turns)
         # Counts for the link's `hello`: presses queued (from the matrix or the link), the
@@ -240,7 +243,8 @@ class Keypad:
             while True:
                 if self._idle():
                     await self._until_pressed()
-                if time.ticks_diff(time.ticks_ms(), self._last_scan) >= FRESH_MS:
+                if (time.ticks_diff(time.ticks_ms(), self._last_scan) >= FRESH_MS
+                        and not (self.hold is not None and self.hold())):
                     self.scan()
                 if self._owed:
                     self._owed = False

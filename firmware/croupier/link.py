@@ -35,6 +35,9 @@ TALK_MS = const(1000)  # a request answered this recently: the host is talking
 PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
+# Requests whose handling keeps nothing on the heap: a collection left to the next request
+# (Link.tidy) waits for the one before their answer, which comes at once.
+_READ_ONLY = ("hello", "state", "screen", "log", "get_roster")
 # command -> (required arguments, optional arguments); its handler is Link._<command>.
 _COMMANDS = {
     "hello": ((), ()),
@@ -151,6 +154,9 @@ class Link:
         self.keypad = keypad
         self.display = display
         self.board = board
+        # Read once (at the boot event): on a chip an import inside a function searches the
+        # filesystem at each call (built-in modules such as binascii are not in sys.modules).
+        self._device = None
         # Raw bytes: the text stream would turn each frame's \n into \r\n on an ESP32.
         self._out = stdout or sys.stdout.buffer
         self._line = bytearray(MAX_LINE)
@@ -290,6 +296,12 @@ class Link:
             start = end + 1
         return size
 
+    def receiving(self):
+        """Whether a request is arriving, its last bytes taken in less than PAUSE_MS ago:
+        the keypad's scans wait meanwhile (a scan can take a slice of the chip's time the
+        reader needs; its pin interrupts still sample each change)."""
+        return self._arriving and time.ticks_diff(time.ticks_ms(), self._input_at) < PAUSE_MS
+
     def talking(self):
         """Whether a host is talking: a request arriving, or one answered less than
         TALK_MS ago (its next request may be on its way, not yet in sight)."""
@@ -339,8 +351,8 @@ class Link:
         try:
             request = parse(bytes(line[1:]))
             rid = request["id"]
-            if self._untidy:  # the handling's long-lived allocations go into a tidy heap
-                self._untidy = False
+            if self._untidy and request.get("cmd") not in _READ_ONLY:
+                self._untidy = False  # the handling's long-lived allocations go into a tidy heap
                 gc.collect()
             reply = self.handle(request)
             reply["id"] = rid
@@ -354,6 +366,7 @@ class Link:
             self._in_request = False
         gc.collect()  # while the host waits for the answer: no request can arrive now, and the
         # heap stays unfragmented (requests without a pause between them, a sync)
+        self._untidy = False
         self._answer(reply)
         self._answered_at = time.ticks_ms()
         work, self._after_answer = self._after_answer, None
@@ -390,7 +403,9 @@ class Link:
 
     def _hello_fields(self, out):
         journal = self.journal
-        out["device"] = self.board.unique_id()
+        if self._device is None:
+            self._device = self.board.unique_id()
+        out["device"] = self._device
         out["fw"] = croupier.VERSION
         out["proto"] = PROTO
         out["board"] = self.board.NAME
