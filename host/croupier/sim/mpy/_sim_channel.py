@@ -114,10 +114,10 @@ def held_ms():
     now = ticks_ms()
     shown = ticks_diff(now, _keys_since)
     lasted = _held[_held_first * 3 + 2] * 4
-    if reads >= _SCAN_READS:
-        due = lasted - ticks_diff(now, _read_at)
-    elif on_keys is None:  # nobody takes the keypad's interrupts: no scan to wait for
+    if on_keys is None:  # nobody takes the keypad's interrupts: no scan to wait for
         due = lasted - shown
+    elif reads >= _SCAN_READS:
+        due = lasted - ticks_diff(now, _read_at)
     else:  # not read yet: until it is, or for _READ_WAIT_MS at most
         due = max(lasted, _READ_WAIT_MS) - shown
     return due if due > 0 else 0
