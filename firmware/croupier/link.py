@@ -35,9 +35,6 @@ TALK_MS = const(1000)  # a request answered this recently: the host is talking
 PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
-# Requests whose handling keeps nothing on the heap: a collection left to the next request
-# (Link.tidy) waits for the one before their answer, which comes at once.
-_READ_ONLY = ("hello", "state", "screen", "log", "get_roster")
 # command -> (required arguments, optional arguments); its handler is Link._<command>.
 _COMMANDS = {
     "hello": ((), ()),
@@ -351,8 +348,8 @@ class Link:
         try:
             request = parse(bytes(line[1:]))
             rid = request["id"]
-            if self._untidy and request.get("cmd") not in _READ_ONLY:
-                self._untidy = False  # the handling's long-lived allocations go into a tidy heap
+            if self._untidy:  # the handling's long-lived allocations go into a tidy heap
+                self._untidy = False
                 gc.collect()
             reply = self.handle(request)
             reply["id"] = rid
@@ -366,7 +363,6 @@ class Link:
             self._in_request = False
         gc.collect()  # while the host waits for the answer: no request can arrive now, and the
         # heap stays unfragmented (requests without a pause between them, a sync)
-        self._untidy = False
         self._answer(reply)
         self._answered_at = time.ticks_ms()
         work, self._after_answer = self._after_answer, None
