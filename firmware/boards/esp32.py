@@ -68,12 +68,20 @@ def buzzer():
     return Buzzer(Pin(PIN_BUZZER, Pin.OUT, value=0))
 
 
-def unique_id():
-    """The chip's factory MAC as lowercase hex: the device id of the protocol's `hello`."""
-    from machine import unique_id as chip_id
-    from binascii import hexlify
+_device_id = None
 
-    return hexlify(chip_id()).decode()
+
+def unique_id():
+    """The chip's factory MAC as lowercase hex: the device id of the protocol's `hello`.
+    Worked out once: built-in modules are not kept in sys.modules, so each import of one
+    inside a function searches the filesystem (littlefs lookups at every `hello`)."""
+    global _device_id
+    if _device_id is None:
+        from machine import unique_id as chip_id
+        from binascii import hexlify
+
+        _device_id = hexlify(chip_id()).decode()
+    return _device_id
 
 
 def console_read(limit):

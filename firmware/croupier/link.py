@@ -151,9 +151,6 @@ class Link:
         self.keypad = keypad
         self.display = display
         self.board = board
-        # Read once (at the boot event): on a chip an import inside a function searches the
-        # filesystem at each call (built-in modules such as binascii are not in sys.modules).
-        self._device = None
         # Raw bytes: the text stream would turn each frame's \n into \r\n on an ESP32.
         self._out = stdout or sys.stdout.buffer
         self._line = bytearray(MAX_LINE)
@@ -399,9 +396,7 @@ class Link:
 
     def _hello_fields(self, out):
         journal = self.journal
-        if self._device is None:
-            self._device = self.board.unique_id()
-        out["device"] = self._device
+        out["device"] = self.board.unique_id()
         out["fw"] = croupier.VERSION
         out["proto"] = PROTO
         out["board"] = self.board.NAME
