@@ -5,7 +5,7 @@ stretch of the chip's time, over and over, while the host sends --bytes at 11520
 A chip that reads every `interval` ms holds at most interval x 11.52 bytes plus what its
 UART's FIFO keeps below its 120-byte batch, so up to a ~23 ms interval it loses nothing
 into its 260 + 128 bytes. What the paced board loses below that is the model's, not the
-reader's. The work's length in the chip's time is the pacer's factor times its host CPU
+reader's. The work's length in the chip's time is the pacer's factor times its host
 time, measured on the unix port unpaced.
 
     .venv/bin/python tests/bench/bench_line_reader.py [--runs 3] [--intervals 0.2,5,10,20]
@@ -14,20 +14,21 @@ import argparse
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import serial
 
 from croupier.sim import VirtualBoard, toolchain
+from croupier.sim.board import UART_RX_BATCH
 from croupier.sim.pace import ESP32
 
 LOOPS = 200000  # to time one pass of the work loop unpaced
-READER = """import time
-from _sim_stdio import console_read
+WORK = """import time
 def work(n):
     for _ in range(n):
         pass
+"""
+READER = WORK + """from _sim_stdio import console_read
 want, got, quiet_since = %d, 0, None
 print("reading")
 while got < want and (quiet_since is None or time.ticks_diff(time.ticks_ms(), quiet_since) < 1500):
@@ -46,9 +47,8 @@ print("done", got)
 
 
 def pass_ns():
-    """Host CPU time of one pass of the reader's work loop, unpaced."""
-    code = ("import time\ndef work(n):\n    for _ in range(n):\n        pass\n"
-            "t = time.ticks_us()\nwork(%d)\nprint(time.ticks_diff(time.ticks_us(), t))" % LOOPS)
+    """Host time of one pass of the reader's work loop, unpaced."""
+    code = WORK + "t = time.ticks_us()\nwork(%d)\nprint(time.ticks_diff(time.ticks_us(), t))" % LOOPS
     out = subprocess.run([toolchain.micropython(), "-c", code], capture_output=True, text=True, check=True)
     return int(out.stdout) * 1000 / LOOPS
 
@@ -81,11 +81,10 @@ def main():
     for interval in [float(ms) for ms in args.intervals.split(",")]:
         passes = max(1, round(interval * 1e6 / (per_pass * ESP32.factor)))
         results = [run(passes, args.bytes) for _ in range(args.runs)]
-        expected = min(interval * ESP32.baud / 10000 + 119, ESP32.rx_buffer)
+        expected = min(interval * ESP32.baud / 10000 + UART_RX_BATCH - 1, ESP32.rx_buffer)
         print("- a read every %.1f ms (a chip's fullest: %d bytes): fullest %s, bytes lost %s of %d"
               % (interval, expected, ", ".join(str(peak) for peak, _ in results),
                  ", ".join(str(lost) for _, lost in results), args.bytes), flush=True)
-        time.sleep(0.5)
 
 
 if __name__ == "__main__":
