@@ -2,7 +2,7 @@
 import pytest
 import serial
 
-from croupier.sim.line import Line
+from croupier.sim.line import Early, Line
 
 
 def test_line_without_faults_passes_everything_at_once():
@@ -72,6 +72,25 @@ def test_a_line_with_two_clocks_is_no_faster_by_either():
     assert len(line.take(10.03, 20.5)) == 3  # it ran ahead: 3 bytes begun by the host's
     assert len(line.take(10.06, 20.5)) == 3
     assert len(line.take(10.2, 20.505)) == 1  # the chip's clock is the one behind now
+
+
+def test_a_line_with_a_lead_gives_bytes_that_long_before_they_are_due():
+    """A paced board runs a period's work in one burst: the line into it gives each byte a
+    period early, so the burst can read the bytes due in it; Early tells which are due."""
+    line = Line(slack=(0.05,), lead=0.1)
+    line.configure(baud=1000)
+    line.push(b"x" * 50)
+    assert len(line.take(10.0)) == 11  # the first byte is due at once, then 10 within 0.1 s
+    assert line.began == [10.0]
+    assert line.take(10.0) == b"" and line.wait(10.0) == pytest.approx(0.01)
+    assert len(line.take(10.05)) == 5  # one period ahead, still at line rate
+    assert line.began == [10.11]
+    early = Early()
+    early.add(10.01, 11, 0.01)  # each byte due once its 10 ms have passed
+    early.add(10.12, 5, 0.01)
+    assert early.not_due(10.0) == 16 and early.not_due(10.055) == 11
+    assert early.not_due(10.11) == 5 and early.pending()
+    assert early.not_due(10.16) == 0 and not early.pending()  # all due: forgotten
 
 
 def test_bad_fault_settings_are_refused():

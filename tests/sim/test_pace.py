@@ -7,10 +7,12 @@ import serial
 
 from croupier.cli import main
 from croupier.sim import VirtualBoard, pace, pystone
+from croupier.sim.board import LOOK_AHEAD
 from croupier.sim.pace import ESP32
 from croupier.sim.ui import SimApp
 
 IDLE = "import time\nwhile True:\n    time.sleep(1)\n"  # never reads its serial input
+CHIP_PYSTONES = (1075, 1661)  # reported for an ESP32 at 240 MHz
 READER = """import sys
 want, got, buf = %d, 0, bytearray(256)
 print("reading")
@@ -20,19 +22,21 @@ print("got", got)
 """
 
 
-def test_a_paced_board_runs_pystone_no_faster_than_its_budget_allows():
-    # unpaced and paced runs in turn, so both see the host as it is: the ratio of their
-    # scores does not move with the host's speed (the chip's range is the benchmark's:
-    # tests/bench/bench_pystone.py)
+def test_a_paced_board_runs_pystone_at_an_esp32s_speed_and_within_its_budget():
+    # unpaced and paced runs in turn, so both see the host as it is
     unpaced = [pystone.run_on_board(None, loops=pystone.LOOPS * 40)["pystones"] for _ in range(2)]
-    runs = [pystone.run_on_board("esp32") for _ in range(2)]
+    runs = [pystone.run_on_board("esp32") for _ in range(3)]
+    scores = sorted(run["pystones"] for run in runs)
+    # an ESP32 at 240 MHz scores 1,075-1,661; the median, as one run in twenty or so
+    # scores well above the rest (docs/virtual-board.md, "Calibration")
+    assert CHIP_PYSTONES[0] <= scores[1] <= CHIP_PYSTONES[1], scores
     # beyond its budget by at most what it banked before the run and one overrun of a slice
     # (the controller waits for the GIL to stop it: up to Python's 5 ms switch interval)
     slack_ns = pace.SLICES_BANKED * pace.PERIOD * 1e9 / ESP32.factor + 5e6
     for run in runs:
         assert run["over_budget_ns"] <= slack_ns, "the board had more CPU time than its budget: %r" % (run,)
     # a paced CPU-second does less than an unpaced one (resumes are slow), never more
-    assert min(unpaced) >= ESP32.factor * max(run["pystones"] for run in runs), (unpaced, runs)
+    assert min(unpaced) >= ESP32.factor * scores[-1], (unpaced, runs)
 
 
 def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):
@@ -45,7 +49,8 @@ def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):
         took = time.monotonic() - started
         time.sleep(0.2)  # nothing more is lost once the line is quiet
     assert vb.rx_overflow == 1040 - 388
-    assert took >= 1040 * 10 / ESP32.baud, "delivered faster than the line carries them"
+    # the line gives each byte up to a period before it is due (board.LOOK_AHEAD), no sooner
+    assert took >= 1040 * 10 / ESP32.baud - LOOK_AHEAD, "delivered faster than the line carries them"
     assert "pace esp32" in SimApp(vb).status() and "serial bytes lost: 652" in SimApp(vb).status()
 
 
@@ -58,7 +63,7 @@ def test_a_board_that_keeps_reading_loses_nothing_at_line_rate(make_board):
         vb.wait_output(b"got 3000", timeout=30, since=mark)
         took = time.monotonic() - started
     assert vb.rx_overflow == 0
-    assert took >= 3000 * 10 / ESP32.baud, "the line carried more than 115200 baud"
+    assert took >= 3000 * 10 / ESP32.baud - LOOK_AHEAD, "the line carried more than 115200 baud"
 
 
 def test_the_chip_clock_counts_cpu_at_the_factor_sleep_as_it_is_and_stops_not_at_all():

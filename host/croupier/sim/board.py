@@ -28,7 +28,7 @@ from pathlib import Path
 from croupier.paths import hardware_dir
 from croupier.sim import channel, flash, pace as paces, ptys, toolchain
 from croupier.sim.ds3231 import DS3231, cell_of
-from croupier.sim.line import LATE_AFTER, Line
+from croupier.sim.line import LATE_AFTER, Early, Line
 from croupier.sim.oled import SSD1306
 
 SIM_HEAP = 48 * 1024  # heap for the emulation's own modules, held back from the firmware
@@ -43,6 +43,10 @@ RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is 
 # stdin ring: a paced board's input arrives in such batches, not byte by byte.
 UART_RX_BATCH = 120
 LINE_TICK = 0.001  # a line with a baud rate moves its bytes this often (not one wake-up per byte)
+# A paced board runs each period's work in a burst of a few hundred µs, then is stopped: the
+# line into it gives bytes this long before they are due, so that it can read them in the
+# burst they are due in, not one period late (its buffer counts only the bytes due: _settle_rx).
+LOOK_AHEAD = paces.PERIOD
 SIDE_DEADLINE = 5.0  # seconds the board may take to read a side-channel message
 LOGICAL_KEYS = {"ok": "#", "undo": "*", "a": "A", "b": "B", "c": "C", "d": "D", "menu": "D"}
 
@@ -114,8 +118,10 @@ class VirtualBoard:
         self._ready = False  # the interpreter said BOOTED: serial input may flow to it
         self._unsent = bytearray()  # board output waiting for the serial port to take it
         self._rx = bytearray()  # serial input waiting for the interpreter to read it
+        self._early = Early()  # paced: the input given before it was due, by the chip's clock
         self._to_board = Line(never_forge=bytes((INTERRUPT,)),
-                              slack=(LATE_AFTER, paces.CHIP_SLACK) if self.pace else (LATE_AFTER,))
+                              slack=(LATE_AFTER, paces.CHIP_SLACK) if self.pace else (LATE_AFTER,),
+                              lead=LOOK_AHEAD if self.pace else 0.0)
         self._to_host = Line(slack=(float("inf"),))  # the host's end buffers: bytes the relay came late to arrive at once
         self._rx_room = self.pace.rx_buffer if self.pace else RX_BUFFER
         self.faults()  # a paced board's line runs at the chip's baud rate
@@ -440,6 +446,7 @@ class VirtualBoard:
                 setattr(self, end, None)
         self._ready = False
         self._rx.clear()
+        self._early.clear()
         return code
 
     def _on_exit(self):
@@ -495,11 +502,16 @@ class VirtualBoard:
         if self._ready and self._console is not None:
             data = self._to_board.take(*line_in_now)
             if data:
+                if self.pace:
+                    per_byte = 10.0 / self._to_board.baud
+                    self._early.add(self._to_board.began[1] + per_byte, len(data), per_byte)
                 self._to_console(data)
                 if not self._to_board.pending():
                     self._changed.notify_all()  # for wait_delivered()
             elif self._rx:
                 self._flush_rx()
+            if self.pace and (self._early.pending() or self._rx):
+                self._settle_rx(line_in_now[1])
         self._unsent += self._to_host.take(now)
         if self._unsent:
             try:
@@ -513,6 +525,8 @@ class VirtualBoard:
                                                     self._to_host.wait(now)) if w is not None]
         if self._unsent or self._rx:
             waits.append(0.01)  # a reader is behind: retry soon
+        if self._early.pending():
+            waits.append(LINE_TICK)  # input given early falls due: what overflows is lost then
         return min(waits) if waits else None
 
     def _to_console(self, data: bytes):
@@ -523,16 +537,60 @@ class VirtualBoard:
         host keeping the board from running loses it nothing."""
         parts = data.split(bytes((INTERRUPT,)))
         for i, part in enumerate(parts):
-            room = max(0, self._rx_room - self._unread())
-            self.rx_overflow += max(0, len(part) - room)
-            self._rx += part[:room]
-            self.rx_peak = max(self.rx_peak, self._rx_room - room + min(len(part), room))
+            if self.pace:
+                self._rx += part  # what overflows is lost by the chip's clock (_settle_rx)
+            else:
+                room = max(0, self._rx_room - self._unread())
+                self.rx_overflow += max(0, len(part) - room)
+                self._rx += part[:room]
+                self.rx_peak = max(self.rx_peak, self._rx_room - room + min(len(part), room))
             if i < len(parts) - 1 and self._proc:
                 now = time.monotonic()
                 if now - self._last_interrupt > 0.1:  # a second SIGINT before the first is handled kills the unix port
                     os.kill(self._proc.pid, signal.SIGINT)
                     self._last_interrupt = now
         self._flush_rx()
+
+    def _settle_rx(self, chip_now):
+        """Paced: of the input due by the chip's clock (the line gave it early) and not read
+        yet, what is beyond the receive buffer is lost, the newest first, as the UART drops
+        it. Done with the interpreter stopped (throttle.held()), so that its reads do not
+        race the relay taking the console's queue back to cut it."""
+        unread = self._unread()
+        due = unread - min(self._early.not_due(chip_now), unread)
+        self.rx_peak = max(self.rx_peak, min(due, self._rx_room))
+        if due <= self._rx_room:
+            return
+        try:
+            with self.throttle.held():
+                waiting = self._take_console_queue() + self._rx
+                due = len(waiting) - min(self._early.not_due(chip_now), len(waiting))
+                over = due - self._rx_room
+                if over > 0:
+                    del waiting[self._rx_room:due]
+                    self.rx_overflow += over
+                self._rx = waiting
+                self._flush_rx()
+        except OSError:
+            self._rx.clear()  # the interpreter is going away
+
+    def _take_console_queue(self) -> bytearray:
+        """The input queued in the console for the interpreter, taken out of it (through its
+        slave end, opened for the while)."""
+        taken = bytearray()
+        fd = os.open(self._console_name, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+        try:
+            while True:
+                try:
+                    data = os.read(fd, 4096)
+                except BlockingIOError:
+                    break
+                if not data:
+                    break
+                taken += data
+        finally:
+            os.close(fd)
+        return taken
 
     def _line_in_now(self, now):
         """The readings (s) of the clocks the line into the board keeps: the host's (now)

@@ -6,6 +6,7 @@ replayed) and, with a baud rate set, no faster than 10 bits per byte (8N1) by ea
 clocks the line keeps: the host's, and a paced board's own (pace.ChipClock) on the line
 into it.
 """
+import collections
 import random
 
 
@@ -13,13 +14,16 @@ LATE_AFTER = 0.005  # s: the host's clock. A taker later than this finds the lin
 
 
 class Line:
-    def __init__(self, never_forge=b"", slack=(LATE_AFTER,)):
+    def __init__(self, never_forge=b"", slack=(LATE_AFTER,), lead=0.0):
         """slack: for each clock the line keeps, how far (s) its schedule may fall behind
-        that clock's reading before the line counts as paused (no burst to catch up)."""
+        that clock's reading before the line counts as paused (no burst to catch up).
+        lead: how long (s) before it is due by every clock take() gives a byte."""
         self._never_forge = set(never_forge)  # bytes corruption must not create
         self._queue = bytearray()
         self._slack = slack
+        self._lead = lead
         self._next = [0.0] * len(slack)  # by each clock, when the line can start the next byte
+        self.began = [0.0] * len(slack)  # by each clock, when the first byte take() gave is due to begin
         self._idle = True
         self.configure()
 
@@ -69,8 +73,9 @@ class Line:
                 start = max(self._next[i], reading - slack)
                 if self._idle:  # an idle line does not bank time for a later burst
                     start = max(start, reading)
-                self._next[i] = start
-                begun = int((reading - start) / per_byte + 1e-9) + 1 if reading >= start else 0
+                self._next[i] = self.began[i] = start
+                ahead = reading + self._lead
+                begun = int((ahead - start) / per_byte + 1e-9) + 1 if ahead >= start else 0
                 n = min(n, begun)
             self._idle = False
             for i in range(len(self._next)):
@@ -90,4 +95,34 @@ class Line:
             return None
         if self.baud is None:
             return 0.0
-        return max(0.0, max(start - reading for start, reading in zip(self._next, now)))
+        return max(0.0, max(start - reading - self._lead for start, reading in zip(self._next, now)))
+
+
+class Early:
+    """Bytes a line gave before they were due, and when each is due by one clock: for a
+    receiver that counts only the bytes due (its buffer cannot overflow with bytes still on
+    their way)."""
+
+    def __init__(self):
+        self._chunks = collections.deque()  # [when the first is due (s), bytes, s a byte]
+
+    def add(self, first_due, count, per_byte):
+        self._chunks.append((first_due, count, per_byte))
+
+    def clear(self):
+        self._chunks.clear()
+
+    def pending(self) -> bool:
+        """Whether some of the bytes given may not be due yet."""
+        return bool(self._chunks)
+
+    def not_due(self, now) -> int:
+        """Bytes given that are not due by `now` (s); those all due are forgotten."""
+        chunks = self._chunks
+        while chunks and chunks[0][0] + (chunks[0][1] - 1) * chunks[0][2] <= now:
+            chunks.popleft()
+        waiting = 0
+        for first, count, per_byte in chunks:
+            due = 0 if now < first else int((now - first) / per_byte + 1e-9) + 1
+            waiting += count - min(count, due)
+        return waiting

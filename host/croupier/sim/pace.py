@@ -7,6 +7,7 @@ the interpreter's CPU time to wall time / factor by stopping (SIGSTOP) and conti
 board slower, never faster. The ChipClock tells the chip's own time from that CPU time:
 the line into the board keeps it. See docs/virtual-board.md, "Pace".
 """
+import contextlib
 import copy
 import os
 import signal
@@ -20,13 +21,13 @@ import time
 # the chip's time for the same bytecode, the figure of a board run at full speed).
 ESP32_SPEED_RATIO = 200.0
 # The pacer's factor (budget = wall time / factor) is smaller: calibrated on the paced board,
-# where pystone scores ~1,300 (tests/bench/bench_pystone.py: 80 gave a median of 1,356 over 3
-# runs, 75 gave 1,557, 130 gave 594). Each resume leaves the interpreter slow for a while (on
-# the build VM its caches and the hypervisor's page tables are cold after a stop, and the stop
-# and continue themselves are charged to it), so a paced CPU-second does less work than an
-# unpaced one, the less the shorter its slices. `croupier sim --pace esp32 --calibrate`
-# checks it.
-ESP32_FACTOR = 80.0
+# where pystone scores ~1,300 (tests/bench/bench_pystone.py, 20 runs each on the build VM:
+# 74 gave a median of 1,294, 1,088-1,572; 76 gave 1,261; 72 gave 1,361; 80 gave 1,155-1,228
+# over 30). Each resume leaves the interpreter slow for a while (on the build VM its caches
+# and the hypervisor's page tables are cold after a stop, and the stop and continue
+# themselves are charged to it), so a paced CPU-second does less work than an unpaced one,
+# the less the shorter its slices. `croupier sim --pace esp32 --calibrate` checks it.
+ESP32_FACTOR = 74.0
 
 
 class Profile:
@@ -80,12 +81,17 @@ def cpu_clock(pid):
 PERIOD = 0.02  # seconds between slices: short against the 33.7 ms the receive buffer lasts at line rate
 SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no bursts after a pause)
 # How far the line into a paced board may fall behind the board's own clock (ChipClock)
-# before it counts as paused: in each slice the chip's clock runs a period ahead of the
-# host's in a few hundred µs, and a board back from idle may first run what it banked.
-CHIP_SLACK = (SLICES_BANKED + 1) * PERIOD
+# before it counts as paused: a slice runs the chip's clock a period ahead of the host's in
+# a few hundred µs. A slice that ran longer (the pacer late to stop it, or what an idle board
+# banked) finds the line paused meanwhile: with three periods, the bytes of the stop that
+# paid such a slice back all fell due at once, and a reader that took every byte at once
+# lost up to 340 of 3,000 (tests/bench/bench_line_reader.py; none in 12 runs with one).
+CHIP_SLACK = PERIOD
 MIN_RUN_NS = 20000  # less budget left than this: the slice is over (no train of µs-long sleeps)
 SETTLE_LOOK = 0.0001  # s between two readings of a stopped process's clock that should agree
 SETTLE_LOOKS = 5  # at most this many more readings (a late charge comes at once, and once)
+SETTLE_WAIT = 0.00002  # s between looks at a process on its way to the stop: not a spin, which
+# could hold the core the process needs to get there (once 75 ms on the 2-core build VM)
 # The host kernel's CPU time to wake a sleeping interpreter (from a poll for input, a timed
 # sleep), which on the chip is a FreeRTOS wake-up of a few µs: given back for each time the
 # process went to sleep, counted by the kernel (voluntary_ctxt_switches in
@@ -108,12 +114,17 @@ def _realtime():
         return False
 
 
-def runnable(stat):
-    """Whether the process whose /proc/<pid>/stat is open as fd `stat` is in state R: on a
-    core, or waiting for one."""
+def state(stat):
+    """The state letter (b'R', b'S', b'T', ...) of the process whose /proc/<pid>/stat is open
+    as fd `stat`."""
     data = os.pread(stat, 512, 0)
     at = data.rindex(b")") + 2  # after the command name, which may hold anything
-    return data[at] == 82  # R
+    return data[at:at + 1]
+
+
+def runnable(stat):
+    """Whether the process is in state R: on a core, or waiting for one."""
+    return state(stat) == b"R"
 
 
 class CpuUsed:
@@ -148,7 +159,7 @@ class CpuUsed:
         (two readings SETTLE_LOOK apart agree: on the build VM a stretch the hypervisor cut
         short, up to 2 ms, is charged after the process already shows as stopped)."""
         while self._running():
-            pass
+            time.sleep(SETTLE_WAIT)
         cpu = time.clock_gettime_ns(self._clock)
         for _ in range(SETTLE_LOOKS):
             time.sleep(SETTLE_LOOK)
@@ -238,6 +249,7 @@ class Throttle:
         self._stopped_since = None  # monotonic_ns of the stop it is in, if any
         self.chip = None  # its ChipClock, from start() on
         self._stop = threading.Event()
+        self._hold = threading.Lock()  # taken to stop or continue the process
         self._credit = 0
         self._thread = threading.Thread(target=self._run, name="pace-%d" % pid, daemon=True)
 
@@ -293,6 +305,24 @@ class Throttle:
         self._stopped_since = time.monotonic_ns()
         os.kill(self.pid, signal.SIGSTOP)
 
+    @contextlib.contextmanager
+    def held(self):
+        """The process stopped for the while, whether the pacer had it stopped or not, and
+        not continued meanwhile: for work on its input that its reads must not race."""
+        with self._hold:
+            stopped_here = self._stopped_since is None
+            if stopped_here:
+                self._halt()
+            stat = os.open("/proc/%d/stat" % self.pid, os.O_RDONLY)
+            try:
+                while state(stat) not in (b"T", b"Z", b"X"):  # stopped, or gone
+                    time.sleep(SETTLE_WAIT)
+                yield
+            finally:
+                os.close(stat)
+                if stopped_here:
+                    self._continue()
+
     def credit(self, ns):
         """CPU time the board spent in emulated hardware: it does not count against the budget."""
         self._credit += ns  # the GIL makes this one add atomic enough: only this thread reads it
@@ -343,13 +373,15 @@ class Throttle:
                 seen = cpu
                 if allowance > MIN_RUN_NS:
                     if not running:
-                        self._continue()
+                        with self._hold:
+                            self._continue()
                         running = True
                         self.slices += 1
                     time.sleep(allowance / 1e9)  # it can use at most this much CPU meanwhile
                     continue
                 if running:
-                    self._halt()
+                    with self._hold:
+                        self._halt()
                     running = False
                     stops += 1
                     exact = used.settled()  # the estimate counts time waiting for a core
