@@ -12,7 +12,6 @@ from croupier.sim.pace import ESP32
 from croupier.sim.ui import SimApp
 
 IDLE = "import time\nwhile True:\n    time.sleep(1)\n"  # never reads its serial input
-CHIP_PYSTONES = (1075, 1661)  # reported for an ESP32 at 240 MHz
 READER = """import sys
 want, got, buf = %d, 0, bytearray(256)
 print("reading")
@@ -22,21 +21,19 @@ print("got", got)
 """
 
 
-def test_a_paced_board_runs_pystone_at_an_esp32s_speed_and_within_its_budget():
-    # unpaced and paced runs in turn, so both see the host as it is
+def test_a_paced_board_runs_pystone_no_faster_than_its_budget_allows():
+    # unpaced and paced runs in turn, so both see the host as it is: the ratio of their
+    # scores does not move with the host's speed (the chip's range is the benchmark's:
+    # tests/bench/bench_pystone.py)
     unpaced = [pystone.run_on_board(None, loops=pystone.LOOPS * 40)["pystones"] for _ in range(2)]
-    runs = [pystone.run_on_board("esp32") for _ in range(3)]
-    scores = sorted(run["pystones"] for run in runs)
-    # an ESP32 at 240 MHz scores 1,075-1,661; the median, as one run in twenty or so
-    # scores well above the rest (docs/virtual-board.md, "Calibration")
-    assert CHIP_PYSTONES[0] <= scores[1] <= CHIP_PYSTONES[1], scores
+    runs = [pystone.run_on_board("esp32") for _ in range(2)]
     # beyond its budget by at most what it banked before the run and one overrun of a slice
     # (the controller waits for the GIL to stop it: up to Python's 5 ms switch interval)
     slack_ns = pace.SLICES_BANKED * pace.PERIOD * 1e9 / ESP32.factor + 5e6
     for run in runs:
         assert run["over_budget_ns"] <= slack_ns, "the board had more CPU time than its budget: %r" % (run,)
     # a paced CPU-second does less than an unpaced one (resumes are slow), never more
-    assert min(unpaced) >= ESP32.factor * scores[-1], (unpaced, runs)
+    assert min(unpaced) >= ESP32.factor * max(run["pystones"] for run in runs), (unpaced, runs)
 
 
 def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):
