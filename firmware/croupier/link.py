@@ -226,8 +226,17 @@ class Link:
         stdin = sys.stdin.buffer
         while True:
             await _readable(stdin)  # asleep until a byte is there
-            if not self.catch_up():  # long work took it first (a read now would block), or stdin closed
+            # Nothing to take: long work took it first (a wait again then sleeps until the
+            # next byte: a pause here would leave the ring unread while a request streams
+            # in), or stdin is closed (a wait again would wake at once: pause).
+            if not self.catch_up() and self._closed():
                 await asyncio.sleep_ms(PAUSE_MS)
+
+    def _closed(self):
+        """Whether stdin has hung up or failed (poll says so, with nothing to read)."""
+        for entry in self._ready(0):
+            return bool(entry[1] & (select.POLLHUP | select.POLLERR))
+        return False
 
     def drain(self):
         """Move the serial input waiting into the held buffer, unread. Long work (a frame's
