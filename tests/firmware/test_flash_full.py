@@ -1,11 +1,11 @@
 """A board whose flash is full loses nothing: it still boots into its game, a
 card is refused with a clear reason over the link and at the keys, the state and the
 journal stay as they were, and once there is space again play goes on."""
-import time
 from pathlib import Path
 
 from croupier.deploy import Mpremote
 from fwlink import frames_on
+from ui_run import wait_until
 
 # Sent to the raw REPL (mpremote interrupts the firmware) with flashfill.py's functions. The
 # journal's folder is filled too: a small file lives in its folder's own metadata block
@@ -39,10 +39,7 @@ def test_a_full_flash_refuses_cards_clearly_and_the_board_keeps_its_game(board):
         for key in ("5", "ok"):  # the same card at the keys
             board.press(key)
         # the link may answer before the keys are handled: the refusal's tune tells
-        deadline = time.monotonic() + 10
-        while not error_tune_since(board, tones) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert error_tune_since(board, tones), board.tones[tones:]
+        wait_until(lambda: error_tune_since(board, tones), 10, "the error tune after the refused card")
         assert frames.ok("state")["state"] == state, "a refused card changes nothing"
         assert frames.ok("hello")["last_seq"] == 2, "and writes nothing"
 

@@ -502,8 +502,8 @@ class VirtualBoard:
         if self._ready and self._console is not None:
             data = self._to_board.take(*line_in_now)
             if data:
-                if self.pace:
-                    per_byte = 10.0 / self._to_board.baud
+                if self.pace:  # each byte is due once it has crossed, by the chip's clock
+                    per_byte = self._to_board.byte_time
                     self._early.add(self._to_board.began[1] + per_byte, len(data), per_byte)
                 self._to_console(data)
                 if not self._to_board.pending():

@@ -37,6 +37,11 @@ class Line:
         self._random = random.Random(seed)
         self.dropped = self.corrupted = 0
 
+    @property
+    def byte_time(self):
+        """Seconds one byte takes on the line (10 bits, 8N1); None without a baud rate."""
+        return None if self.baud is None else 10.0 / self.baud
+
     def push(self, data: bytes):
         if not self._queue:
             self._idle = True
@@ -68,7 +73,7 @@ class Line:
             return b""
         n = len(self._queue)
         if self.baud is not None:
-            per_byte = 10.0 / self.baud
+            per_byte = self.byte_time
             for i, (reading, slack) in enumerate(zip(now, self._slack)):
                 start = max(self._next[i], reading - slack)
                 if self._idle:  # an idle line does not bank time for a later burst
