@@ -222,9 +222,10 @@ def boot_time(flash, glass, pace):
             + (done[1] - waiting) * RATIO)
 
 
-def big_requests(vb, link, count):
-    """count 1,024-byte requests at line rate while a thread types and deletes digits.
-    -> (how many were answered intact, the fullest the receive buffer got during each)."""
+def big_requests(vb, link, count, typing=True):
+    """count 1,024-byte requests at line rate, while a thread types and deletes digits unless
+    typing is False. -> (how many were answered intact, the fullest the receive buffer got
+    during each)."""
     stop = threading.Event()
 
     def typist():
@@ -233,7 +234,8 @@ def big_requests(vb, link, count):
                 vb.press(key, ms=60, gap=60)
 
     thread = threading.Thread(target=typist, daemon=True)
-    thread.start()
+    if typing:
+        thread.start()
     intact, peaks = 0, []
     try:
         for _ in range(count):
@@ -248,7 +250,8 @@ def big_requests(vb, link, count):
             peaks.append(vb.rx_peak)
     finally:
         stop.set()
-        thread.join()
+        if typing:
+            thread.join()
     return intact, peaks
 
 
@@ -514,6 +517,11 @@ def link_figures(args):
               " median %d, max %d of %d bytes" % (
                   intact, args.requests, vb.rx_overflow, statistics.median(peaks), max(peaks),
                   vb.pace.rx_buffer))
+        lost = vb.rx_overflow
+        intact, peaks = big_requests(vb, link, args.requests, typing=False)
+        print("- the same with no key pressed: %d of %d intact; %d bytes lost; fullest: median"
+              " %d, max %d" % (intact, args.requests, vb.rx_overflow - lost,
+                               statistics.median(peaks), max(peaks)))
         lost = vb.rx_overflow
         seconds, same, size, took = hostile(vb, link, random.Random(5))
         print("- %d hostile lines (%d bytes) sent at line rate (%.1f s of line time; the line"
