@@ -233,8 +233,8 @@ def big_requests(vb, link, count, typing=True):
             for key in ("5", "undo"):
                 vb.press(key, ms=60, gap=60)
 
-    thread = threading.Thread(target=typist, daemon=True)
-    if typing:
+    typists = [threading.Thread(target=typist, daemon=True)] if typing else []
+    for thread in typists:
         thread.start()
     intact, peaks = 0, []
     try:
@@ -250,7 +250,7 @@ def big_requests(vb, link, count, typing=True):
             peaks.append(vb.rx_peak)
     finally:
         stop.set()
-        if typing:
+        for thread in typists:
             thread.join()
     return intact, peaks
 

@@ -25,8 +25,8 @@ def test_a_paced_board_runs_pystone_no_faster_than_its_budget_allows():
     # The budget is CPU time, so the paced score is held against the unpaced interpreter's
     # pystones per second of its own CPU time: per wall second, a busy host slows the
     # unpaced run (it wants a whole core) and not the paced one (a 74th of one), so that
-    # comparison failed beside other work. Measured before and after
-    # the paced runs, so both see the host as it is (the chip's range is the benchmark's:
+    # comparison failed beside other work. Measured before and after the paced runs, so
+    # both see the host as it is (the chip's range is the benchmark's:
     # tests/bench/bench_pystone.py).
     unpaced = [pystone.cpu_rate()]
     runs = [pystone.run_on_board("esp32") for _ in range(2)]
