@@ -32,7 +32,8 @@ def test_a_paced_board_runs_pystone_no_faster_than_its_budget_allows():
     runs = [pystone.run_on_board("esp32") for _ in range(2)]
     unpaced.append(pystone.cpu_rate())
     # beyond its budget by at most what it banked before the run and one overrun of a slice
-    # (the controller waits for the GIL to stop it: up to Python's 5 ms switch interval)
+    # (the controller waits for the GIL to stop it: Python's switch interval, 5 ms before
+    # pace.SWITCH_INTERVAL)
     slack_ns = pace.SLICES_BANKED * pace.PERIOD * 1e9 / ESP32.factor + 5e6
     for run in runs:
         assert run["over_budget_ns"] <= slack_ns, "the board had more CPU time than its budget: %r" % (run,)
