@@ -102,8 +102,9 @@ SETTLE_WAIT = 0.00002  # s between looks at a process on its way to the stop: no
 WAKE_NS = 15000
 # The controller needs the GIL to stop the board. A thread of this process that computes
 # hands it over only after Python's switch interval (5 ms by default: 370 ms of the chip's
-# time run past the budget, which a fresh clone's `make test` once caught); while a board
-# is paced it is this instead.
+# time run past the budget, which a fresh clone's `make test` once caught). From the first
+# paced board on, the host process's interval is at most this (it is not put back: other
+# paced boards may still be running).
 SWITCH_INTERVAL = 0.0005
 
 
