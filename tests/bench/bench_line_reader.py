@@ -59,7 +59,8 @@ def run(passes, total):
     work = Path(tempfile.mkdtemp(prefix="croupier-reader-"))
     try:
         (work / "main.py").write_text(READER % (total, passes))
-        with VirtualBoard(firmware=work, flash=work / "flash.img", pace="esp32") as vb:
+        # at a fixed factor: the reader's pace in the chip's time is then known
+        with VirtualBoard(firmware=work, flash=work / "flash.img", pace=ESP32.with_factor(ESP32.factor)) as vb:
             mark = vb.wait_output(b"reading\r\n", timeout=30) and vb.mark()
             vb.rx_peak = 0
             with serial.Serial(vb.port, 115200, timeout=0.1) as port:

@@ -1,7 +1,8 @@
 """The firmware at the ESP32's pace (docs/benchmarks.md, "At the ESP32's pace"), on a
 virtual board run with pace="esp32" (croupier.sim.pace), 4-player Lobo 77:
 
-1. idle: the interpreter's CPU time as a share of the paced budget (wall time / factor) on
+1. idle: the interpreter's CPU time as a share of the paced budget (wall time / the gauge's
+   factor) on
    the game menu, on the play screen and while a round-end announcement waits;
 2. key press to finished frame on the OLED: from the key's release (a short press is
    reported on release) to the last I2C write of its frame, for digits, `ok`, soft keys and
@@ -43,7 +44,6 @@ from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.pace import PROFILES  # noqa: E402
 
 PACE = "esp32"
-FACTOR = PROFILES[PACE].factor  # the pacer's: budget = wall time / FACTOR
 RATIO = PROFILES[PACE].speed_ratio  # a full-speed board: host CPU time x RATIO = the chip's time
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 FRAME_QUIET_S = 0.3  # no I2C write for this long: the frame is complete (a paced board
@@ -64,15 +64,21 @@ def credited_s(vb):
     return vb.throttle.credited_ns / 1e9 if vb.throttle else 0.0
 
 
+def budget_s(vb):
+    """The paced budget so far (s): wall time / the gauge's factor, as it moved."""
+    return vb.throttle.budget_ns / 1e9
+
+
 def budget_share(vb, seconds):
     """The interpreter's CPU time over `seconds` of wall time, less what the pacer credits
-    back, as a share of the paced budget (wall time / the pace factor); at full speed, the
-    chip's share (host CPU time x the speed ratio / wall time)."""
+    back, as a share of the paced budget meanwhile; at full speed, the chip's share (host
+    CPU time x the speed ratio / wall time)."""
     pid = vb._proc.pid
     cpu0, credit0, t0 = cpu_s(pid), credited_s(vb), time.monotonic()
+    budget0 = budget_s(vb) if vb.pace else 0.0
     time.sleep(seconds)
-    wall = time.monotonic() - t0
-    return (cpu_s(pid) - cpu0 - (credited_s(vb) - credit0)) / (wall / (FACTOR if vb.pace else RATIO))
+    budget = budget_s(vb) - budget0 if vb.pace else (time.monotonic() - t0) / RATIO
+    return (cpu_s(pid) - cpu0 - (credited_s(vb) - credit0)) / budget
 
 
 class DisplayClock:
@@ -429,10 +435,10 @@ def mash_figures(args, pace):
     with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
         time.sleep(3)
         us = scan_cost(vb)
+        factor = vb.throttle.factor if pace else RATIO
         print("\n### keypad scan while a key is held\n")
         print("- %.0f µs of host CPU per 10 ms period%s = %.1f ms of chip time (x %.0f)" % (
-            us, " less the pacer's credit" if pace else "", us * (FACTOR if pace else RATIO) / 1000,
-            FACTOR if pace else RATIO))
+            us, " less the pacer's credit" if pace else "", us * factor / 1000, factor))
         started = time.monotonic()
         out = mash(vb, link, args.mash_keys)
         print("\n### key mashing (%d keys, presses of %d-%d ms, gaps of %d-%d ms)\n" % (
@@ -469,7 +475,7 @@ def main():
     paced = pace is not None
 
     with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
-        print("pace %s: factor %.0f%s\n" % (PACE, FACTOR, "" if paced else
+        print("pace %s%s\n" % (PACE, ": the gauge's factor, %.0f at the start" % vb.throttle.factor if paced else
               " (board at full speed: host CPU time x the speed ratio, %.0f)" % RATIO))
         time.sleep(3)
         print("### idle (share of the paced CPU budget)\n")

@@ -1,49 +1,46 @@
 """The pace's calibration (docs/virtual-board.md, "Pace"; docs/benchmarks.md, "Pace
-calibration"): the figures behind croupier.sim.pace's constants, measured on this machine.
+calibration"): the figures behind croupier.sim.pace's and croupier.sim.pacer's constants,
+measured on this machine.
 
 1. micropython-pystone-lowmem on the unix port at full speed, per second of the
    interpreter's CPU time (the fastest of several runs), over the ESP32's 1,300: the speed
    ratio (ESP32_SPEED_RATIO);
-2. pystone on a paced board at the pacer's factor (ESP32_FACTOR): pystones/s over --runs
-   runs, and per second of the budget each got;
-3. the same at other factors (--sweep): the curve the factor was read off.
+2. pystone on a paced board, the gauge setting the factor: pystones/s over --runs runs, the
+   factor each ran at, and the gauge's constant (pacer.UNITS_PER_PYSTONE) that would have
+   centred the median on 1,300 (to first order);
+3. the same at fixed factors (--sweep): what a CPU-second of this host does paced.
 
-    .venv/bin/python tests/bench/bench_pystone.py [--runs 5] [--sweep 70,85,100]
+    .venv/bin/python tests/bench/bench_pystone.py [--runs 10] [--sweep 74,100]
 """
 import argparse
 import os
 import statistics
 
-from croupier.sim import pace, pystone
-
-TARGET = 1300
+from croupier.sim import pace, pacer, pystone
 
 
-def paced_runs(factor, runs):
-    """-> (pystones/s of each run, per second of budget of each) on a board paced at factor."""
-    results = [pystone.run_on_board(pace.ESP32.with_factor(factor)) for _ in range(runs)]
-    return [r["pystones"] for r in results], [r["per_budget"] for r in results]
-
-
-def spread(values):
-    return "median %d (%d-%d)" % (statistics.median(values), min(values), max(values))
+def spread(values, form="%d"):
+    return ("median " + form + " (" + form + "-" + form + ")") % (statistics.median(values), min(values), max(values))
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--sweep", default="70,85,100", help="other factors to try, comma-separated ('' for none)")
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--sweep", default="74,100", help="fixed factors to try, comma-separated ('' for none)")
     args = parser.parse_args()
     rate = pystone.cpu_rate(loops=100000)
     print("- unpaced: %d pystones per CPU-second -> speed ratio %.0f for %d (ESP32_SPEED_RATIO = %.0f)"
-          % (rate, rate / TARGET, TARGET, pace.ESP32_SPEED_RATIO))
-    stones, per_budget = paced_runs(pace.ESP32_FACTOR, args.runs)
-    print("- paced board, factor %.0f (ESP32_FACTOR), %d runs: %s pystones/s; per second of budget used: %s"
-          % (pace.ESP32_FACTOR, args.runs, spread(stones), spread(per_budget)))
+          % (rate, rate / pacer.CHIP_PYSTONES, pacer.CHIP_PYSTONES, pace.ESP32_SPEED_RATIO))
+    runs = [pystone.run_on_board("esp32") for _ in range(args.runs)]
+    stones = [run["pystones"] for run in runs]
+    print("- paced board, gauged, %d runs: %s pystones/s (an ESP32: 1,075-1,661); factor %s; "
+          "UNITS_PER_PYSTONE %.3f would centre it (now %.3f)"
+          % (args.runs, spread(stones), spread([run["factor"] for run in runs], "%.0f"),
+             pacer.UNITS_PER_PYSTONE * statistics.median(stones) / pacer.CHIP_PYSTONES, pacer.UNITS_PER_PYSTONE))
     for factor in [float(f) for f in args.sweep.split(",") if f]:
-        stones, per_budget = paced_runs(factor, 3)
-        print("- factor %.0f, 3 runs: %s pystones/s; per second of budget used: %s"
-              % (factor, spread(stones), spread(per_budget)))
+        results = [pystone.run_on_board(pace.ESP32.with_factor(factor)) for _ in range(3)]
+        print("- fixed factor %.0f, 3 runs: %s pystones/s; per second of budget used: %s"
+              % (factor, spread([r["pystones"] for r in results]), spread([r["per_budget"] for r in results])))
     print("- host load (1 min): %.2f on %d cores" % (os.getloadavg()[0], os.cpu_count()))
 
 

@@ -6,7 +6,7 @@ import pytest
 import serial
 
 from croupier.cli import main
-from croupier.sim import VirtualBoard, pace, pystone
+from croupier.sim import VirtualBoard, pace, pacer, pystone
 from croupier.sim.board import LOOK_AHEAD
 from croupier.sim.pace import ESP32
 from croupier.sim.ui import SimApp
@@ -21,24 +21,29 @@ print("got", got)
 """
 
 
-def test_a_paced_board_runs_pystone_no_faster_than_its_budget_allows():
-    # The budget is CPU time, so the paced score is held against the unpaced interpreter's
-    # pystones per second of its own CPU time: per wall second, a busy host slows the
-    # unpaced run (it wants a whole core) and not the paced one (a 74th of one), so that
-    # comparison failed beside other work. Measured before and after the paced runs, so
-    # both see the host as it is (the chip's range is the benchmark's:
-    # tests/bench/bench_pystone.py).
-    unpaced = [pystone.cpu_rate()]
-    runs = [pystone.run_on_board("esp32") for _ in range(2)]
-    unpaced.append(pystone.cpu_rate())
-    # beyond its budget by at most what it banked before the run and one overrun of a slice
-    # (the controller waits for the GIL to stop it: Python's switch interval, 5 ms before
-    # pace.SWITCH_INTERVAL)
-    slack_ns = pace.SLICES_BANKED * pace.PERIOD * 1e9 / ESP32.factor + 5e6
+def test_a_paced_board_scores_an_esp32s_pystones_within_its_budget():
+    # The calibration: the gauge's factor holds micropython-pystone-lowmem on a paced board
+    # to an ESP32's 1,075-1,661 pystones/s (a run's score spreads about 10 % either way with
+    # the host: the median of three), and the board never had more CPU time than its budget
+    # (the gauge's factor, summed) beyond what it banked before the run and its last slice.
+    runs = [pystone.run_on_board("esp32") for _ in range(3)]
+    scores = sorted(run["pystones"] for run in runs)
+    assert 1075 <= scores[1] <= 1661, runs
     for run in runs:
-        assert run["over_budget_ns"] <= slack_ns, "the board had more CPU time than its budget: %r" % (run,)
-    # a paced CPU-second does less than an unpaced one (resumes are slow), never more
-    assert min(unpaced) >= ESP32.factor * max(run["pystones"] for run in runs), (unpaced, runs)
+        slice_ns = pacer.PERIOD * 1e9 / run["factor"]
+        # + 2 ms: a stretch the hypervisor cut short is charged late, up to 2 ms on the build VM
+        assert run["over_budget_ns"] <= (pacer.SLICES_BANKED + 1) * slice_ns + 2e6, (
+            "the board had more CPU time than its budget: %r" % (run,))
+
+
+def test_a_fixed_factor_holds_the_cpu_time_not_the_work():
+    # Not gauged, the budget is wall time / factor of CPU time, whatever a CPU-second does
+    # on this host now (bench_pystone.py sweeps it): pystone's score per second of the
+    # budget it got, over the unpaced interpreter's per CPU-second, is a share of one.
+    unpaced = pystone.cpu_rate()
+    run = pystone.run_on_board(ESP32.with_factor(100))
+    assert 97 <= run["factor"] <= 103, run
+    assert run["per_budget"] * 100 <= 1.1 * unpaced, (run, unpaced)
 
 
 def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):
@@ -84,9 +89,9 @@ def test_the_chip_clock_counts_cpu_at_the_factor_sleep_as_it_is_and_stops_not_at
         time.sleep(0.3)
         stopped_at = time.monotonic_ns()
         os.kill(held.pid, signal.SIGSTOP)  # as the pacer stops it, and counts the stop
-        clocks = {name: pace.ChipClock(proc.pid, 80, lambda now: 0, lambda: 0)
+        clocks = {name: pace.ChipClock(proc.pid, lambda: 80, lambda now: 0, lambda: 0)
                   for name, proc in (("sleeper", sleeper), ("busy", busy))}
-        clocks["held"] = pace.ChipClock(held.pid, 80, lambda now: now - stopped_at, lambda: 0)
+        clocks["held"] = pace.ChipClock(held.pid, lambda: 80, lambda now: now - stopped_at, lambda: 0)
         cpu = pace.cpu_clock(busy.pid)
         first = {name: clock.read() for name, clock in clocks.items()}
         wall, busy_cpu = time.monotonic_ns(), time.clock_gettime_ns(cpu)
@@ -115,6 +120,15 @@ def test_a_full_speed_board_has_no_small_buffer(make_board):
 def test_unknown_pace_is_refused():
     with pytest.raises(ValueError, match="pace must be one of none, esp32"):
         VirtualBoard(pace="esp8266")
+
+
+def test_calibrate_prints_the_score_and_the_factor(capsys):
+    import re
+
+    assert main(["sim", "--pace", "esp32", "--calibrate"]) == 0
+    out = capsys.readouterr().out
+    found = re.match(r"(\d+) pystones/s at --pace esp32 \(the gauge's factor: (\d+);", out)
+    assert found and int(found.group(1)) > 0 and int(found.group(2)) > 0, out
 
 
 def test_calibrate_wants_a_paced_board(capsys):
@@ -175,7 +189,7 @@ def test_wake_ups_from_sleep_are_credited_once_each(make_board):
     credited, slept = just_credited()
     time.sleep(2.0)
     credited_now, slept_now = just_credited()
-    wakes, counted = (credited_now - credited) / pace.WAKE_NS, slept_now - slept
+    wakes, counted = (credited_now - credited) / pacer.WAKE_NS, slept_now - slept
     assert counted >= 100, "it slept and woke many times (every 5 ms, when its budget allows)"
     assert 0.5 * counted <= wakes <= counted + 5, (wakes, counted)
 
@@ -211,7 +225,7 @@ def test_the_cpu_reading_never_undercounts_and_is_exact_once_stopped():
     try:
         time.sleep(0.2)
         os.kill(busy.pid, signal.SIGSTOP)  # as the pacer starts it: stopped, its clock exact
-        used = pace.CpuUsed(busy.pid)
+        used = pacer.CpuUsed(busy.pid)
         clock = pace.cpu_clock(busy.pid)
         os.kill(busy.pid, signal.SIGCONT)
         readings = []

@@ -413,7 +413,7 @@ class VirtualBoard:
             os.close(slave)
             os.close(waiting)
         if self.pace:  # paced once booted: the emulation's own start-up is a chip's ROM and C init
-            self.throttle = paces.Throttle(self._proc.pid, self.pace.factor)
+            self.throttle = paces.Throttle(self._proc.pid, self.pace.factor, self.pace.gauged)
         self._console = master
         self._started_at = time.monotonic()
         self._ready = False
@@ -689,6 +689,7 @@ class VirtualBoard:
         if kind == channel.BOOTED:
             if self.throttle:
                 self.throttle.start()
+            self._send(channel.reply(0))  # the board waits for this: paced from here on
             self._ready = True
             self.boots += 1
             self._emit("boot", self.boots)

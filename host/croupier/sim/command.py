@@ -47,9 +47,9 @@ def calibrate(args):
     except (SimError, OSError, TimeoutError) as exc:
         print("croupier sim: %s" % exc, file=sys.stderr)
         return 1
-    print("%d pystones/s at --pace %s (%d pystones per second of the CPU budget it got: %.0f%% of its budget; "
-          "an ESP32 at 240 MHz scores 1,075-1,661)"
-          % (result["pystones"], pace, result["per_budget"], 100 * result["cpu_share"]))
+    print("%d pystones/s at --pace %s (the gauge's factor: %.0f; %d pystones per second of the CPU budget it "
+          "got: %.0f%% of its budget; an ESP32 at 240 MHz scores 1,075-1,661)"
+          % (result["pystones"], pace, result["factor"], result["per_budget"], 100 * result["cpu_share"]))
     return 0
 
 

@@ -91,7 +91,8 @@ def run_on_board(pace="esp32", loops=LOOPS, timeout=120) -> dict:
     reports it, 'cpu_share': the share of its CPU budget the board got meanwhile (below 1
     when the host was too busy to give it all), 'per_budget': pystones per second of budget
     actually used (what a board given its whole budget would score), 'over_budget_ns': CPU
-    time charged beyond the budget meanwhile (negative: under it)}."""
+    time charged beyond the budget meanwhile (negative: under it), 'factor': the pacer's
+    over the run (wall time / budget)}."""
     from croupier.sim.board import VirtualBoard
 
     work = Path(tempfile.mkdtemp(prefix="croupier-pystone-"))
@@ -101,8 +102,9 @@ def run_on_board(pace="esp32", loops=LOOPS, timeout=120) -> dict:
         with VirtualBoard(firmware=work, flash=work / "flash.img", pace=pace) as board:
             board.wait_output(START, timeout=timeout)
             before, mark = _usage(board.throttle), board.mark()
+            started = time.monotonic_ns()
             out = board.wait_output(RESULT, timeout=timeout, since=mark)
-            after = _usage(board.throttle)
+            after, wall = _usage(board.throttle), time.monotonic_ns() - started
             out = board.wait_output(b"\r\n", timeout=timeout, since=mark + out.index(RESULT))
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -110,7 +112,7 @@ def run_on_board(pace="esp32", loops=LOOPS, timeout=120) -> dict:
     used, budget = after[0] - before[0], after[1] - before[1]
     share = used / budget if budget else 1.0
     return {"pystones": stones, "cpu_share": share, "per_budget": stones / share if share else 0.0, "ms": ms,
-            "over_budget_ns": used - budget}
+            "over_budget_ns": used - budget, "factor": wall / budget if budget else 0.0}
 
 
 def _usage(throttle):

@@ -355,7 +355,9 @@ def main():
     _sim_wake.install()  # asyncio.ThreadSafeFlag sleeps until an interrupt, as on a board
     fit_heap()
     micropython.kbd_intr(3)
-    ch.send(66, 0, 0)  # 'B' booted: serial input may flow now
+    # 'B' booted: serial input may flow now. Answered once a paced board's pacer holds it:
+    # the board must not run on at full speed while a busy host is slow to hear it.
+    ch.request(66, 0, 0, None)
     g = {"__name__": "__main__"}
     try:
         try:

@@ -1,0 +1,400 @@
+"""The pacer: a process of its own that holds another process's CPU time to wall time /
+factor by stopping (SIGSTOP) and continuing (SIGCONT) it (docs/virtual-board.md, "Pace").
+
+A process of its own because it must stop the board on time: a thread of the host's
+Python process needed the GIL first, which a thread that computes hands over only after
+Python's switch interval (5 ms: 370 ms of the chip's time), and a host busy elsewhere made
+that late often enough for a paced board to run several times its budget.
+
+pace.Throttle starts it as a script (the standard library only, so it starts quickly):
+
+    python pacer.py PID RECORD_FD CONTROL_FD [CPU MICROPYTHON MICROPYPATH]
+
+It waits for a byte on CONTROL_FD to start and stops at its end of file, continuing the
+process it paced. What it tells the host (and takes from it: credit) is in a Record on the
+shared memory RECORD_FD, the factor among it. With the gauge's arguments the factor moves:
+a paced CPU-second of the build VM does from half to all of a steady one's work, changing
+from one tenth of a second to the next and on each core on its own (the core's other
+hardware thread, the hypervisor's other guests), so a fixed factor gave pystone scores of
+1,000-2,200 from one run to the next, and up to 6 times the chip's beside busy loops. Two
+paced interpreters on one core follow each other (correlation 0.92-0.96 over windows of
+0.2 s), on two cores not at all. So a second interpreter, the gauge (_sim_gauge on
+MICROPYTHON), runs on the board's core (CPU) in slices of the board's length right after
+the board's own, and the factor is what its work per CPU-second calls for.
+"""
+import fcntl
+import mmap
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+PERIOD = 0.02  # seconds between slices: short against the 33.7 ms the receive buffer lasts at line rate
+SLICES_BANKED = 2  # an idle board banks at most this many periods' budget (no bursts after a pause)
+MIN_RUN_NS = 20000  # less budget left than this: the slice is over (no train of µs-long sleeps)
+SETTLE_LOOK = 0.0001  # s between two readings of a stopped process's clock that should agree
+SETTLE_LOOKS = 5  # at most this many more readings (a late charge comes at once, and once)
+SETTLE_WAIT = 0.00002  # s between looks at a process on its way to the stop: not a spin, which
+# could hold the core the process needs to get there (once 75 ms on the 2-core build VM)
+# The host kernel's CPU time to wake a sleeping interpreter (from a poll for input, a timed
+# sleep), which on the chip is a FreeRTOS wake-up of a few µs: given back for each time the
+# process went to sleep, counted by the kernel (voluntary_ctxt_switches in
+# /proc/<pid>/status). tests/bench/bench_serial_rx.py measures it (16-25 µs a wake-up on
+# the build VM); the lower end is credited, so a busy host, whose wake-ups cost more, makes
+# the board slower.
+WAKE_NS = 15000
+
+# The gauge: the chip's work per second in the gauge's units. An ESP32 at 240 MHz scores
+# 1,075-1,661 pystones/s (public figures); the pace aims at 1,300. The gauge's unit of work
+# (_sim_gauge) stands for UNITS_PER_PYSTONE pystones' worth on a paced board:
+# tests/bench/bench_pystone.py --gauge measures it, pystone and the gauge paced side by side.
+CHIP_PYSTONES = 1300
+UNITS_PER_PYSTONE = 0.375
+CHIP_UNITS = CHIP_PYSTONES * UNITS_PER_PYSTONE  # per second of the chip's time
+GAUGE_IDLE_NS = 100000000  # the gauge's slices this often while the board waits
+FACTOR_RANGE = (20.0, 1000.0)  # a reading outside: a fault of the moment, not the host's speed
+
+
+class Record:
+    """What a pacer and the host share, on one page of memory: 8-byte fields, each one
+    written by one side only (the stop's pair by whoever holds the lock: the pacer, or the
+    host in Throttle.held()); a reader of the pair retries while SEQ is odd or moved."""
+
+    SEQ, STOPPED_TOTAL, STOPPED_SINCE, CREDIT_OFFERED, CREDITED, SLICES, REALTIME, BUDGET, FACTOR = range(9)
+    FACTOR_SCALE = 1000  # the factor, in thousandths
+    SIZE = mmap.PAGESIZE
+
+    def __init__(self, fd):
+        self.fd = fd
+        self._map = mmap.mmap(fd, self.SIZE)
+        self.fields = memoryview(self._map).cast("q")  # aligned 8-byte stores: one write each
+
+    @classmethod
+    def create(cls):
+        fd = os.memfd_create("croupier-pace", os.MFD_CLOEXEC)  # given to the pacers by pass_fds
+        os.ftruncate(fd, cls.SIZE)
+        record = cls(fd)
+        record.fields[cls.STOPPED_SINCE] = -1
+        record.fields[cls.REALTIME] = -1
+        return record
+
+    def lock(self):
+        """-> a descriptor whose flock excludes every other one's (the host's and the pacer's
+        each open the record anew: a lock belongs to an open file description)."""
+        return os.open("/proc/self/fd/%d" % self.fd, os.O_RDWR)
+
+    def stopped_ns(self, now):
+        """Time the process has been held stopped, by `now` (monotonic_ns)."""
+        f = self.fields
+        while True:
+            seq = f[self.SEQ]
+            total, since = f[self.STOPPED_TOTAL], f[self.STOPPED_SINCE]
+            if not seq & 1 and f[self.SEQ] == seq:
+                return total + (now - since if 0 <= since < now else 0)
+
+    def mark_stopped(self, now):
+        self._write_pair(self.fields[self.STOPPED_TOTAL], now)
+
+    def mark_continued(self, now):
+        f = self.fields
+        since = f[self.STOPPED_SINCE]
+        if since >= 0:
+            self._write_pair(f[self.STOPPED_TOTAL] + now - since, -1)
+
+    def _write_pair(self, total, since):
+        f = self.fields
+        f[self.SEQ] += 1
+        f[self.STOPPED_TOTAL], f[self.STOPPED_SINCE] = total, since
+        f[self.SEQ] += 1
+
+    @property
+    def factor(self):
+        return self.fields[self.FACTOR] / self.FACTOR_SCALE
+
+    @factor.setter
+    def factor(self, value):
+        self.fields[self.FACTOR] = int(value * self.FACTOR_SCALE)
+
+    def close(self):
+        self.fields.release()
+        self._map.close()
+
+
+def cpu_clock(pid):
+    """The clock id of a process's CPU time (clock_getcpuclockid: CPUCLOCK_SCHED of pid),
+    read in ns by time.clock_gettime_ns: exact and a fraction of a µs per read."""
+    return (~pid << 3) | 2
+
+
+def state(stat):
+    """The state letter (b'R', b'S', b'T', ...) of the process whose /proc/<pid>/stat is open
+    as fd `stat`."""
+    data = os.pread(stat, 512, 0)
+    at = data.rindex(b")") + 2  # after the command name, which may hold anything
+    return data[at:at + 1]
+
+
+def runnable(stat):
+    """Whether the process is in state R: on a core, or waiting for one."""
+    return state(stat) == b"R"
+
+
+class CpuUsed:
+    """The CPU time a process has used so far, never less than the truth. The kernel brings
+    another process's CPU clock up to date only when the process is switched out or at a
+    timer tick (4 ms on the build VM: half a second of the chip's time at the pace), so
+    while the process runs (state R in /proc/<pid>/stat) the wall time since its clock was
+    last known exact counts as used as well. A stopped or waiting process is exact, so
+    the count starts from one just sent SIGSTOP: a running one's clock may already be a
+    tick behind, by an amount nothing can tell."""
+
+    def __init__(self, pid):
+        self._clock = cpu_clock(pid)
+        self._stat = os.open("/proc/%d/stat" % pid, os.O_RDONLY)
+        self._status = os.open("/proc/%d/status" % pid, os.O_RDONLY)
+        self.settled()
+
+    def read(self, now):
+        """-> ns of CPU time used by `now` (monotonic_ns), as an upper bound."""
+        cpu = time.clock_gettime_ns(self._clock)
+        if cpu != self._accounted:  # brought up to date since the last reading
+            self._accounted, self._exact_at = cpu, self._seen_at
+        self._seen_at = now
+        if runnable(self._stat):
+            return cpu + max(0, now - self._exact_at)
+        self._exact_at = now
+        return cpu
+
+    def settled(self):
+        """-> the exact CPU time of a process just sent SIGSTOP: once the stop has taken hold
+        (the process is out of state R) and the kernel has charged the last stretch it ran
+        (two readings SETTLE_LOOK apart agree: on the build VM a stretch the hypervisor cut
+        short, up to 2 ms, is charged after the process already shows as stopped)."""
+        while runnable(self._stat):
+            time.sleep(SETTLE_WAIT)
+        cpu = time.clock_gettime_ns(self._clock)
+        for _ in range(SETTLE_LOOKS):
+            time.sleep(SETTLE_LOOK)
+            again = time.clock_gettime_ns(self._clock)
+            if again == cpu:
+                break
+            cpu = again
+        self._exact_at = self._seen_at = time.monotonic_ns()  # the clock was exact by then
+        self._accounted = cpu
+        return cpu
+
+    def sleeps(self):
+        """-> how many times the process has gone to sleep (or been stopped) so far."""
+        status = os.pread(self._status, 4096, 0)
+        at = status.index(b"\nvoluntary_ctxt_switches:") + 25
+        return int(status[at:status.index(b"\n", at)])
+
+    def close(self):
+        os.close(self._stat)
+        os.close(self._status)
+
+
+def _realtime():
+    """Make this process real-time (SCHED_FIFO, lowest priority) where allowed: it then
+    wakes on time and sleeps exactly, so a slice ends within µs of its budget (a normal
+    process oversleeps by ~50 µs, on a busy host now and then by milliseconds). -> whether
+    it is. The paced process itself stays a normal one."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+        return True
+    except (OSError, AttributeError):
+        return False
+
+
+class Gauge:
+    """The gauge's interpreter (_sim_gauge) on the board's core, let run for a slice of the
+    board's length while the board is stopped, right after its own slice where it had one:
+    the factor is the gauge's units of work per second of its CPU time over its last
+    WINDOW slices, over CHIP_UNITS."""
+
+    WINDOW = 8  # slices: 0.16 s while the board computes, ~80 units (a unit's error: ~1 %)
+
+    def __init__(self, micropython, path, cpu):
+        def as_the_board():  # a normal process on the board's core
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+            os.sched_setaffinity(0, {cpu})
+
+        self._proc = subprocess.Popen([micropython, "-m", "_sim_gauge"], stdout=subprocess.PIPE,
+                                      stdin=subprocess.DEVNULL, env=dict(os.environ, MICROPYPATH=path),
+                                      preexec_fn=as_the_board)
+        self._output = self._proc.stdout.fileno()
+        self.pid = self._proc.pid
+        if not os.read(self._output, 1):
+            raise OSError("the gauge's interpreter did not start")
+        os.set_blocking(self._output, False)
+        os.kill(self.pid, signal.SIGSTOP)
+        self._used = CpuUsed(self.pid)
+        self._cpu = self._used.settled()
+        self._slices = []  # (units, CPU ns) of the last WINDOW slices
+        self.last = 0  # monotonic_ns of its last slice
+
+    def run_slice(self, ns, wait):
+        """Let it run for `ns` (with wait(seconds), the pacer's), then read what it did.
+        -> the factor its last WINDOW slices call for, or None (too few yet, or no CPU)."""
+        os.kill(self.pid, signal.SIGCONT)
+        closed = wait(ns / 1e9)
+        os.kill(self.pid, signal.SIGSTOP)
+        cpu = self._used.settled()
+        try:
+            units = len(os.read(self._output, 65536))
+        except BlockingIOError:
+            units = 0
+        self._slices = self._slices[-self.WINDOW + 1:] + [(units, cpu - self._cpu)]
+        self._cpu = cpu
+        self.last = time.monotonic_ns()
+        if closed:
+            raise EOFError
+        spent = sum(cpu for _, cpu in self._slices)
+        if len(self._slices) < self.WINDOW or not spent:
+            return None
+        return min(max(sum(units for units, _ in self._slices) * 1e9 / spent / CHIP_UNITS, FACTOR_RANGE[0]),
+                   FACTOR_RANGE[1])
+
+    def close(self):
+        self._used.close()
+        self._proc.kill()
+        self._proc.wait()
+
+
+class Pacer:
+    """Paces process `pid` at the factor in `record`, which `gauge` keeps up to date (None:
+    the factor stays as the host set it)."""
+
+    def __init__(self, pid, record, control, gauge=None):
+        self.pid, self.record, self.control, self.gauge = pid, record, control, gauge
+        self._lock = record.lock()
+
+    def wait(self, seconds):
+        """Sleep, or less if the host closed the control pipe. -> whether it did."""
+        if select.select([self.control], [], [], max(0.0, seconds))[0]:
+            return not os.read(self.control, 64)
+        return False
+
+    def _continue(self):
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
+        try:
+            os.kill(self.pid, signal.SIGCONT)
+            self.record.mark_continued(time.monotonic_ns())
+        finally:
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
+
+    def _halt(self):
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
+        try:
+            self.record.mark_stopped(time.monotonic_ns())
+            os.kill(self.pid, signal.SIGSTOP)
+        finally:
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
+
+    def _gauge(self, slice_ns):
+        """The gauge's slice, the board stopped; the factor it calls for into the record."""
+        factor = self.gauge.run_slice(slice_ns, self.wait)
+        if factor is not None:
+            self.record.factor = factor
+
+    def run(self):
+        """Until the control pipe ends or the process does; never leaves it stopped."""
+        try:
+            self._control()
+        except (ProcessLookupError, FileNotFoundError, EOFError):
+            pass  # the interpreter ended, or the host closed the pipe
+        finally:
+            try:
+                self._continue()
+            except OSError:
+                pass
+
+    def _control(self):
+        """A token bucket: the process earns wall time / factor of CPU, banks at most
+        SLICES_BANKED periods of it, and runs while it has some. Once it has used it up it is
+        stopped for at least a period, so a busy board runs in slices of a period's budget
+        (the calibration's). One that blocks (an emulated bus or flash wait, a sleep) stays
+        continued: its wait costs wall time, as on the chip, not the rest of a period. The
+        gauge runs after each of a busy board's slices, and every GAUGE_IDLE_NS otherwise."""
+        record, fields = self.record, self.record.fields
+        allowance = 0.0  # ns of CPU the process may still use now
+        used = CpuUsed(self.pid)
+        seen = used.read(time.monotonic_ns())
+        slept = used.sleeps()
+        stops = 0  # stops since the last look at the sleeps: each counts as one
+        offered = fields[record.CREDIT_OFFERED]
+        last = time.monotonic_ns()
+        budget = 0.0
+        running = False
+        try:
+            while True:
+                factor = record.factor
+                slice_ns = PERIOD * 1e9 / factor
+                now = time.monotonic_ns()
+                cpu = used.read(now)
+                credit, offered = fields[record.CREDIT_OFFERED] - offered, fields[record.CREDIT_OFFERED]
+                sleeps = used.sleeps()
+                woken = max(0, sleeps - slept - stops) * WAKE_NS
+                slept, stops = sleeps, 0
+                fields[record.CREDITED] += credit + woken
+                earned = (now - last) / factor
+                budget += earned
+                fields[record.BUDGET] = int(budget)
+                last = now
+                # idle time banks a little budget at most, and so do wake-ups (their charge
+                # fell on that budget); credit (work the chip does in hardware) and an
+                # estimate of use found too high always count in full
+                allowance = (min(allowance + earned + woken, SLICES_BANKED * slice_ns)
+                             + credit - (cpu - seen))
+                seen = cpu
+                if allowance > MIN_RUN_NS:
+                    if not running:
+                        self._continue()
+                        running = True
+                        fields[record.SLICES] += 1
+                    elif self.gauge and now - self.gauge.last >= GAUGE_IDLE_NS:
+                        self._halt()  # a board that waits: held for the gauge's slice (not its time)
+                        stops += 1
+                        self._gauge(slice_ns)
+                        self._continue()
+                        continue
+                    if self.wait(allowance / 1e9):  # it can use at most this much CPU meanwhile
+                        return
+                    continue
+                if running:
+                    self._halt()
+                    running = False
+                    stops += 1
+                    exact = used.settled()  # the estimate counts time waiting for a core
+                    allowance += seen - exact
+                    seen = exact
+                    if allowance > MIN_RUN_NS:
+                        continue  # it had not used its budget after all: on at once
+                    if self.gauge:
+                        self._gauge(slice_ns)
+                if self.wait(max(PERIOD, -allowance * factor / 1e9)):
+                    return
+        finally:
+            used.close()
+
+
+def main(argv):
+    """pacer.py PID RECORD_FD CONTROL_FD [CPU MICROPYTHON MICROPYPATH]: the gauge's arguments,
+    or none for a fixed factor (the one the host put in the record)."""
+    pid, record_fd, control = (int(arg) for arg in argv[:3])
+    record = Record(record_fd)
+    record.fields[Record.REALTIME] = _realtime()
+    gauge = Gauge(argv[4], argv[5], int(argv[3])) if len(argv) > 3 else None  # started while the board boots
+    try:
+        if os.read(control, 1):  # the host's go (none: it closed the pipe first)
+            Pacer(pid, record, control, gauge).run()
+    finally:
+        if gauge:
+            gauge.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
