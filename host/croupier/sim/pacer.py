@@ -16,12 +16,13 @@ shared memory RECORD_FD, the factor among it. With the gauge's arguments the fac
 a paced CPU-second of the build VM does from half to all of a steady one's work, changing
 from one tenth of a second to the next and on each core on its own (the core's other
 hardware thread, the hypervisor's other guests), so a fixed factor gave pystone scores of
-1,000-2,200 from one run to the next, and up to 6 times the chip's beside busy loops. Two
+1,000-2,200 from one run to the next, and up to 16 times the chip's beside busy loops. Two
 paced interpreters on one core follow each other (correlation 0.92-0.96 over windows of
 0.2 s), on two cores not at all. So a second interpreter, the gauge (_sim_gauge on
 MICROPYTHON), runs on the board's core (CPU) in slices of the board's length right after
 the board's own, and the factor is what its work per CPU-second calls for.
 """
+import ctypes
 import fcntl
 import mmap
 import os
@@ -48,13 +49,14 @@ WAKE_NS = 15000
 
 # The gauge: the chip's work per second in the gauge's units. An ESP32 at 240 MHz scores
 # 1,075-1,661 pystones/s (public figures); the pace aims at 1,300. The gauge's unit of work
-# (_sim_gauge) stands for UNITS_PER_PYSTONE pystones' worth on a paced board:
-# tests/bench/bench_pystone.py --gauge measures it, pystone and the gauge paced side by side.
+# (_sim_gauge) stands for UNITS_PER_PYSTONE pystones' worth on a paced board: read off
+# pystone on gauged boards (tests/bench/bench_pystone.py prints the constant that would
+# have centred its runs on 1,300).
 CHIP_PYSTONES = 1300
 UNITS_PER_PYSTONE = 0.375
 CHIP_UNITS = CHIP_PYSTONES * UNITS_PER_PYSTONE  # per second of the chip's time
 GAUGE_IDLE_NS = 100000000  # the gauge's slices this often while the board waits
-FACTOR_RANGE = (20.0, 1000.0)  # a reading outside: a fault of the moment, not the host's speed
+FACTOR_RANGE = (20.0, 1000.0)  # the gauge's factor is held within (a reading beyond is a fault)
 
 
 class Record:
@@ -116,10 +118,6 @@ class Record:
     @factor.setter
     def factor(self, value):
         self.fields[self.FACTOR] = int(value * self.FACTOR_SCALE)
-
-    def close(self):
-        self.fields.release()
-        self._map.close()
 
 
 def cpu_clock(pid):
@@ -217,9 +215,10 @@ class Gauge:
     WINDOW = 8  # slices: 0.16 s while the board computes, ~80 units (a unit's error: ~1 %)
 
     def __init__(self, micropython, path, cpu):
-        def as_the_board():  # a normal process on the board's core
+        def as_the_board():  # a normal process on the board's core, killed if the pacer dies
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
             os.sched_setaffinity(0, {cpu})
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
         self._proc = subprocess.Popen([micropython, "-m", "_sim_gauge"], stdout=subprocess.PIPE,
                                       stdin=subprocess.DEVNULL, env=dict(os.environ, MICROPYPATH=path),
