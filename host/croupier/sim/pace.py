@@ -206,8 +206,11 @@ class Throttle:
 
     @property
     def credited_ns(self):
-        """CPU time credited back: the emulation's own code and the host's wake-ups."""
-        return self.record.fields[Record.CREDITED]
+        """CPU time credited back: the emulation's own code, from the moment the board
+        reported it (the chip's clock, which reads this, no longer runs on that CPU time
+        until the pacer's next look, up to a slice later), and the host's wake-ups."""
+        fields = self.record.fields
+        return fields[Record.CREDIT_OFFERED] + fields[Record.WOKEN]
 
     @property
     def slices(self):

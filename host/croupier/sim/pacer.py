@@ -62,9 +62,11 @@ FACTOR_RANGE = (20.0, 1000.0)  # the gauge's factor is held within (a reading be
 class Record:
     """What a pacer and the host share, on one page of memory: 8-byte fields, each one
     written by one side only (the stop's pair by whoever holds the lock: the pacer, or the
-    host in Throttle.held()); a reader of the pair retries while SEQ is odd or moved."""
+    host in Throttle.held()); a reader of the pair retries while SEQ is odd or moved. The
+    credit is the host's (CREDIT_OFFERED: the emulation's own time, as the board reports it)
+    and the pacer's (WOKEN: the host's wake-ups), each counted where it is known first."""
 
-    SEQ, STOPPED_TOTAL, STOPPED_SINCE, CREDIT_OFFERED, CREDITED, SLICES, REALTIME, BUDGET, FACTOR = range(9)
+    SEQ, STOPPED_TOTAL, STOPPED_SINCE, CREDIT_OFFERED, WOKEN, SLICES, REALTIME, BUDGET, FACTOR = range(9)
     FACTOR_SCALE = 1000  # the factor, in thousandths
     SIZE = mmap.PAGESIZE
 
@@ -342,7 +344,7 @@ class Pacer:
                 sleeps = used.sleeps()
                 woken = max(0, sleeps - slept - stops) * WAKE_NS
                 slept, stops = sleeps, 0
-                fields[record.CREDITED] += credit + woken
+                fields[record.WOKEN] += woken
                 earned = (now - last) / factor
                 budget += earned
                 fields[record.BUDGET] = int(budget)
