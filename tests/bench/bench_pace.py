@@ -2,8 +2,7 @@
 virtual board run with pace="esp32" (croupier.sim.pace), 4-player Lobo 77:
 
 1. idle: the interpreter's CPU time as a share of the paced budget (wall time / the gauge's
-   factor) on
-   the game menu, on the play screen and while a round-end announcement waits;
+   factor) on the game menu, on the play screen and while a round-end announcement waits;
 2. key press to finished frame on the OLED: from the key's release (a short press is
    reported on release) to the last I2C write of its frame, for digits, `ok`, soft keys and
    undo, over --cards cards;

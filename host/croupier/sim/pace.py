@@ -12,16 +12,14 @@ own time from that CPU time: the line into the board keeps it. See docs/virtual-
 """
 import contextlib
 import copy
-import fcntl
 import os
-import signal
 import subprocess
 import sys
 import threading
 import time
 
-from croupier.sim import pacer
-from croupier.sim.pacer import PERIOD, Record, cpu_clock, runnable, state
+from croupier.sim import pacer, toolchain
+from croupier.sim.pacer import PERIOD, Hold, Record, cpu_clock, runnable, state
 
 # How far the line into a paced board may fall behind the board's own clock (ChipClock)
 # before it counts as paused: a slice runs the chip's clock a period ahead of the host's in
@@ -52,7 +50,9 @@ PACE_CPU = max(os.sched_getaffinity(0))
 
 class Profile:
     """What a paced board emulates. factor: the pacer's (budget = wall time / factor) to
-    start from, then the gauge's while gauged, else fixed; speed_ratio: host CPU time x speed_ratio = the chip's time for the same work. rx_buffer: serial bytes the chip holds before it loses them. Flash (µs): a page program
+    start from, then the gauge's while gauged, else fixed; speed_ratio: host CPU time x
+    speed_ratio = the chip's time for the same work. rx_buffer: serial bytes the chip holds
+    before it loses them. Flash (µs): a page program
     of 256 bytes at most, the first byte and each further one of a short program, a 4 KiB
     sector erase."""
 
@@ -140,7 +140,6 @@ class ChipClock:
         os.close(self._schedstat)
 
 
-
 class Throttle:
     """Holds process `pid` to wall time / factor of CPU time from start() on, through a
     pacer process (croupier.sim.pacer): gauged, the factor moves with the host's speed from
@@ -150,8 +149,6 @@ class Throttle:
     last_factor = None  # the last gauged board's: where the next one starts
 
     def __init__(self, pid, factor, gauged=True):
-        from croupier.sim import toolchain
-
         self.pid = pid
         os.sched_setaffinity(pid, {PACE_CPU})
         self.record = Record.create()
@@ -162,7 +159,7 @@ class Throttle:
         self._started = self._ended = None
         self.chip = None  # its ChipClock, from start() on
         self._offered = threading.Lock()
-        self._hold = self.record.lock()  # flock: the pacer does not stop or continue it meanwhile
+        self._hold = Hold(self.record, pid)
         control_read, self._control = os.pipe()
         gauge = [PACE_CPU, toolchain.micropython(), toolchain.board_modules()] if gauged else []
         try:
@@ -179,9 +176,8 @@ class Throttle:
 
     def start(self):
         """Stop it, and from here on let it run only in the slices the pacer gives it."""
-        with self._held_lock():
-            os.kill(self.pid, signal.SIGSTOP)
-            self.record.mark_stopped(time.monotonic_ns())
+        with self._hold.locked():
+            self._hold.stop()
         self._started = time.monotonic_ns()
         self._cpu0 = self._cpu = time.clock_gettime_ns(self._clock)
         self.chip = ChipClock(self.pid, lambda: self.factor, self.record.stopped_ns, lambda: self.credited_ns)
@@ -241,26 +237,17 @@ class Throttle:
             Throttle.last_factor = self.factor
         if self.chip:
             self.chip.close()
-        os.close(self._hold)
+        self._hold.close()
         os.close(self.record.fd)  # its memory stays readable: the figures after the end
-
-    @contextlib.contextmanager
-    def _held_lock(self):
-        fcntl.flock(self._hold, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._hold, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def held(self):
         """The process stopped for the while, whether the pacer had it stopped or not, and
         not continued meanwhile: for work on its input that its reads must not race."""
-        with self._held_lock():
+        with self._hold.locked():
             stopped_here = self.record.fields[Record.STOPPED_SINCE] < 0
             if stopped_here:
-                self.record.mark_stopped(time.monotonic_ns())
-                os.kill(self.pid, signal.SIGSTOP)
+                self._hold.stop()
             stat = os.open("/proc/%d/stat" % self.pid, os.O_RDONLY)
             try:
                 while state(stat) not in (b"T", b"Z", b"X"):  # stopped, or gone
@@ -269,8 +256,7 @@ class Throttle:
             finally:
                 os.close(stat)
                 if stopped_here:
-                    os.kill(self.pid, signal.SIGCONT)
-                    self.record.mark_continued(time.monotonic_ns())
+                    self._hold.resume()
 
     def credit(self, ns):
         """CPU time the board spent in emulated hardware: it does not count against the budget."""

@@ -22,6 +22,7 @@ paced interpreters on one core follow each other (correlation 0.92-0.96 over win
 MICROPYTHON), runs on the board's core (CPU) in slices of the board's length right after
 the board's own, and the factor is what its work per CPU-second calls for.
 """
+import contextlib
 import ctypes
 import fcntl
 import mmap
@@ -84,11 +85,6 @@ class Record:
         record.fields[cls.REALTIME] = -1
         return record
 
-    def lock(self):
-        """-> a descriptor whose flock excludes every other one's (the host's and the pacer's
-        each open the record anew: a lock belongs to an open file description)."""
-        return os.open("/proc/self/fd/%d" % self.fd, os.O_RDWR)
-
     def stopped_ns(self, now):
         """Time the process has been held stopped, by `now` (monotonic_ns)."""
         f = self.fields
@@ -120,6 +116,38 @@ class Record:
     @factor.setter
     def factor(self, value):
         self.fields[self.FACTOR] = int(value * self.FACTOR_SCALE)
+
+
+class Hold:
+    """Stops and continues the paced process with each stop written into the record, under
+    a lock (flock) that the pacer's slices and the host's holds (Throttle.held) share, so
+    neither continues the process while the other needs it stopped. Each side opens the
+    record anew: a lock belongs to an open file description."""
+
+    def __init__(self, record, pid):
+        self.record, self.pid = record, pid
+        self._lock = os.open("/proc/self/fd/%d" % record.fd, os.O_RDWR)
+
+    @contextlib.contextmanager
+    def locked(self):
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._lock, fcntl.LOCK_UN)
+
+    def stop(self):
+        """With the lock held."""
+        self.record.mark_stopped(time.monotonic_ns())
+        os.kill(self.pid, signal.SIGSTOP)
+
+    def resume(self):
+        """With the lock held."""
+        os.kill(self.pid, signal.SIGCONT)
+        self.record.mark_continued(time.monotonic_ns())
+
+    def close(self):
+        os.close(self._lock)
 
 
 def cpu_clock(pid):
@@ -274,7 +302,7 @@ class Pacer:
 
     def __init__(self, pid, record, control, gauge=None):
         self.pid, self.record, self.control, self.gauge = pid, record, control, gauge
-        self._lock = record.lock()
+        self._hold = Hold(record, pid)
 
     def wait(self, seconds):
         """Sleep, or less if the host closed the control pipe. -> whether it did."""
@@ -283,20 +311,12 @@ class Pacer:
         return False
 
     def _continue(self):
-        fcntl.flock(self._lock, fcntl.LOCK_EX)
-        try:
-            os.kill(self.pid, signal.SIGCONT)
-            self.record.mark_continued(time.monotonic_ns())
-        finally:
-            fcntl.flock(self._lock, fcntl.LOCK_UN)
+        with self._hold.locked():
+            self._hold.resume()
 
     def _halt(self):
-        fcntl.flock(self._lock, fcntl.LOCK_EX)
-        try:
-            self.record.mark_stopped(time.monotonic_ns())
-            os.kill(self.pid, signal.SIGSTOP)
-        finally:
-            fcntl.flock(self._lock, fcntl.LOCK_UN)
+        with self._hold.locked():
+            self._hold.stop()
 
     def _gauge(self, slice_ns):
         """The gauge's slice; the factor it calls for into the record."""
