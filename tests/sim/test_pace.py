@@ -109,6 +109,32 @@ def test_the_chip_clock_counts_cpu_at_the_factor_sleep_as_it_is_and_stops_not_at
     assert aged["held"] < 0.01 * wall, (aged, wall)
 
 
+def test_a_sleep_takes_up_the_chips_lead_and_ends_at_the_hosts_time():
+    """pace.ChipClock of a process that works in bursts and sleeps between them, less work
+    than sleep at the factor: the chip ages by the wall time (its sleeps end at a time on
+    the host's clock), not by the work plus every sleep in full (1.5 times the wall time
+    here, and without bound over a session)."""
+    import subprocess
+    import sys
+
+    code = ("import time\nwhile True:\n    t = time.thread_time()\n"
+            "    while time.thread_time() - t < 0.0005: pass\n    time.sleep(0.02)")
+    worker = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        time.sleep(0.3)
+        clock = pace.ChipClock(worker.pid, lambda: 20, lambda now: 0, lambda: 0)
+        start, wall = clock.read(), time.monotonic_ns()
+        time.sleep(2.0)
+        while pace.runnable(clock._stat):  # read it asleep: the clock is exact then
+            time.sleep(0.001)
+        aged, wall = clock.read() - start, time.monotonic_ns() - wall
+        clock.close()
+    finally:
+        worker.kill()
+        worker.wait()
+    assert 0.95 * wall <= aged <= 1.15 * wall, (aged, wall)
+
+
 def test_a_full_speed_board_has_no_small_buffer(make_board):
     vb = make_board(IDLE)
     with serial.Serial(vb.port, 115200, timeout=0.1) as port:

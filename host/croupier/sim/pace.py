@@ -96,14 +96,19 @@ def profile(name):
 class ChipClock:
     """The chip's own time on a paced board, in ns on the monotonic clock's scale (the two
     agree when the pacer starts, and the pacer holds them close): factor x the CPU time
-    the interpreter used (less what was credited as emulated hardware), plus the time it
-    slept (an emulated bus or flash wait, a sleep). The time the pacer held it stopped is
-    not counted (the factor stands for it), nor the time it waited for one of the host's
-    cores (run_delay in /proc/<pid>/schedstat). So a host late to run the board (a busy
-    core, a pacer late to stop it that then stops it longer to pay back) does not age the
-    chip. A process in state R may be in a wait for a core the kernel has not counted
-    yet: the clock then counts its CPU time alone (a lower bound), exact again once it
-    sleeps or stops."""
+    the interpreter used (less what was credited as emulated hardware) and, after a sleep
+    (an emulated bus or flash wait, a sleep, a wait for input), at least the host's time:
+    the board's clock is the host's, so its sleeps end at a time on it. A burst puts the
+    chip ahead of the host (a period's work in a few hundred µs); a sleep takes up that
+    lead first, as the chip would still have been working. (Counting each sleep in full
+    on top of the burst's work ran this clock ahead of the host without bound, 900 ms in
+    3 s of typing, until every byte sent fell due the moment it arrived.) The time the
+    pacer held it stopped is not counted (the factor stands for it), nor the time it
+    waited for one of the host's cores (run_delay in /proc/<pid>/schedstat): a host late
+    to run the board (a busy core, a pacer late to stop it that then stops it longer to
+    pay back) does not age the chip until the board sleeps. A process in state R may be in
+    a wait for a core the kernel has not counted yet: the clock then counts its CPU time
+    alone (a lower bound), exact again once it sleeps or stops."""
 
     def __init__(self, pid, factor, stopped_ns, credited_ns):
         self._factor = factor  # callables: the pacer's factor now, and its records
@@ -126,11 +131,11 @@ class ChipClock:
         now, cpu, delay, stopped, credited = sample = self._sample()
         wall0, cpu0, delay0, stopped0, credited0 = self._exact
         computed = self._factor() * max(0, (cpu - cpu0) - (credited - credited0))
-        if waiting:
-            chip = self._chip + int(computed)
-        else:
-            slept = max(0, (now - wall0) - (cpu - cpu0) - (delay - delay0) - (stopped - stopped0))
-            chip = self._chip = self._chip + int(computed) + slept
+        chip = self._chip + int(computed)
+        if not waiting:
+            if (now - wall0) - (cpu - cpu0) - (delay - delay0) - (stopped - stopped0) > 0:
+                chip = max(chip, now)  # it slept
+            self._chip = chip
             self._exact = sample
         self._shown = max(self._shown, chip)  # credit arriving late must not turn it back
         return self._shown
