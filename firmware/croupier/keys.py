@@ -67,8 +67,9 @@ class Keypad:
         self._owed = False  # to wake get(): an asyncio.Event is not set from a handler
         self.hold = None  # () -> True while the scans should wait (the link: a request is
         # arriving, and the reader needs the chip); the edges' handler still samples every change
-        self.between_scans = None  # called after each scan (the link takes in its input: on
-        # a busy chip a scan may be all that runs between two of the reader's turns)
+        self.between_scans = None  # called before and after each scan (the link takes in
+        # its input: on a busy chip a scan may be all that runs between two of the reader's
+        # turns, and a request seen beginning holds the scan)
         # Counts for the link's `hello`: presses queued (from the matrix or the link), the
         # matrix's presses lost to a full queue, and presses the UI took from the queue.
         self.registered = self.refused = self.handled = 0
@@ -243,6 +244,8 @@ class Keypad:
             while True:
                 if self._idle():
                     await self._until_pressed()
+                if self.between_scans is not None:
+                    self.between_scans()
                 if (time.ticks_diff(time.ticks_ms(), self._last_scan) >= FRESH_MS
                         and not (self.hold is not None and self.hold())):
                     self.scan()

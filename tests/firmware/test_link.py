@@ -366,6 +366,39 @@ def test_a_line_whose_rest_waits_unread_has_not_paused(mpy):
     assert [(r["id"], r["ok"]) for r in replies] == [(5, True)]
 
 
+BEGUN_UNSEEN = LINK_ON_RING + '''
+import asyncio
+
+ring.pieces = [b'@{"cmd":"get_roster",']  # a request began; the reader has not had its turn
+order = []
+
+
+async def rest_of_the_line():
+    await asyncio.sleep_ms(5)
+    order.append("rest")
+    ring.pieces = [b'"id":7}\\n']
+
+
+async def main():
+    asyncio.create_task(rest_of_the_line())
+    await link.quiet()  # a key's work, about to start
+    order.append("work")
+
+asyncio.run(main())
+print(json.dumps({"order": order, "answered": bytes(wire.out).decode()}))
+'''
+
+
+def test_work_waits_for_a_request_that_began_before_the_readers_turn(mpy):
+    """A host sends its next request the moment an answer is out, while the chip is busy:
+    the reader's turn among the tasks may be far off. quiet() takes in what waits first,
+    so a key's work or a frame waits for the line to end, not the line for them."""
+    out = json.loads(mpy(BEGUN_UNSEEN).strip().splitlines()[-1])
+    assert out["order"] == ["rest", "work"], out
+    replies = [unframe(line) for line in out["answered"].encode().splitlines(keepends=True)]
+    assert [(r["id"], r["ok"]) for r in replies] == [(7, True)]
+
+
 def test_input_drained_during_long_work_is_answered_after_it_in_order(mpy):
     """What drain() takes while a frame is sent waits, unanswered, until catch_up(); then
     every request it held is answered in order, the one split across the drain included."""
