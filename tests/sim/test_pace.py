@@ -1,5 +1,8 @@
 """The virtual board at the ESP32's pace (croupier.sim.pace): the CPU budget calibrated by
 pystone, the serial line at 115200 baud into a 388-byte receive buffer, the overflow count."""
+import contextlib
+import subprocess
+import sys
 import time
 
 import pytest
@@ -73,19 +76,26 @@ def test_a_board_that_keeps_reading_loses_nothing_at_line_rate(make_board):
     assert took >= 3000 * 10 / ESP32.baud - LOOK_AHEAD, "the line carried more than 115200 baud"
 
 
+@contextlib.contextmanager
+def pythons(*codes):
+    """A Python process running each of codes, killed at the end."""
+    procs = [subprocess.Popen([sys.executable, "-c", code]) for code in codes]
+    try:
+        yield procs
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
 def test_the_chip_clock_counts_cpu_at_the_factor_sleep_as_it_is_and_stops_not_at_all():
     """pace.ChipClock on real processes: one asleep ages the chip by the wall time, one
     busy by factor x its CPU time, one the pacer holds stopped not at all."""
     import os
     import signal
-    import subprocess
-    import sys
 
-    def start(code):
-        return subprocess.Popen([sys.executable, "-c", code])
-
-    sleeper, busy, held = start("import time\nwhile True: time.sleep(0.2)"), start("while True: pass"), start("while True: pass")
-    try:
+    with pythons("import time\nwhile True: time.sleep(0.2)", "while True: pass", "while True: pass") as (
+            sleeper, busy, held):
         time.sleep(0.3)
         stopped_at = time.monotonic_ns()
         os.kill(held.pid, signal.SIGSTOP)  # as the pacer stops it, and counts the stop
@@ -100,10 +110,6 @@ def test_the_chip_clock_counts_cpu_at_the_factor_sleep_as_it_is_and_stops_not_at
         wall, busy_cpu = time.monotonic_ns() - wall, time.clock_gettime_ns(cpu) - busy_cpu
         for clock in clocks.values():
             clock.close()
-    finally:
-        for proc in (sleeper, busy, held):
-            proc.kill()
-            proc.wait()
     assert 0.95 * wall <= aged["sleeper"] <= 1.2 * wall, (aged, wall)
     assert 0.9 * 80 * busy_cpu <= aged["busy"] <= 1.1 * 80 * busy_cpu + 80e6, (aged, busy_cpu)
     assert aged["held"] < 0.01 * wall, (aged, wall)
@@ -114,13 +120,9 @@ def test_a_sleep_takes_up_the_chips_lead_and_ends_at_the_hosts_time():
     than sleep at the factor: the chip ages by the wall time (its sleeps end at a time on
     the host's clock), not by the work plus every sleep in full (1.5 times the wall time
     here, and without bound over a session)."""
-    import subprocess
-    import sys
-
     code = ("import time\nwhile True:\n    t = time.thread_time()\n"
             "    while time.thread_time() - t < 0.0005: pass\n    time.sleep(0.02)")
-    worker = subprocess.Popen([sys.executable, "-c", code])
-    try:
+    with pythons(code) as (worker,):
         time.sleep(0.3)
         clock = pace.ChipClock(worker.pid, lambda: 20, lambda now: 0, lambda: 0)
         start, wall = clock.read(), time.monotonic_ns()
@@ -129,9 +131,6 @@ def test_a_sleep_takes_up_the_chips_lead_and_ends_at_the_hosts_time():
             time.sleep(0.001)
         aged, wall = clock.read() - start, time.monotonic_ns() - wall
         clock.close()
-    finally:
-        worker.kill()
-        worker.wait()
     assert 0.95 * wall <= aged <= 1.15 * wall, (aged, wall)
 
 
@@ -244,11 +243,8 @@ def test_the_cpu_reading_never_undercounts_and_is_exact_once_stopped():
     while it runs stays at or above the clock, and after a stop it is the clock."""
     import os
     import signal
-    import subprocess
-    import sys
 
-    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    try:
+    with pythons("while True: pass") as (busy,):
         time.sleep(0.2)
         os.kill(busy.pid, signal.SIGSTOP)  # as the pacer starts it: stopped, its clock exact
         used = pacer.CpuUsed(busy.pid)
@@ -272,6 +268,3 @@ def test_the_cpu_reading_never_undercounts_and_is_exact_once_stopped():
         # before the stop: a reading below that undercounted
         short = max(exact - (stopped - at) - reading for at, reading in readings)
         assert short < 500_000, short
-    finally:
-        busy.kill()
-        busy.wait()

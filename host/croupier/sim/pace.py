@@ -165,6 +165,7 @@ class Throttle:
         self.chip = None  # its ChipClock, from start() on
         self._offered = threading.Lock()
         self._hold = Hold(self.record, pid)
+        self._stat = os.open("/proc/%d/stat" % pid, os.O_RDONLY)  # held() waits on its state
         control_read, self._control = os.pipe()
         gauge = [PACE_CPU, toolchain.micropython(), toolchain.board_modules()] if gauged else []
         try:
@@ -243,6 +244,7 @@ class Throttle:
         if self.chip:
             self.chip.close()
         self._hold.close()
+        os.close(self._stat)
         os.close(self.record.fd)  # its memory stays readable: the figures after the end
 
     @contextlib.contextmanager
@@ -253,13 +255,11 @@ class Throttle:
             stopped_here = self.record.fields[Record.STOPPED_SINCE] < 0
             if stopped_here:
                 self._hold.stop()
-            stat = os.open("/proc/%d/stat" % self.pid, os.O_RDONLY)
             try:
-                while state(stat) not in (b"T", b"Z", b"X"):  # stopped, or gone
+                while state(self._stat) not in (b"T", b"Z", b"X"):  # stopped, or gone
                     time.sleep(pacer.SETTLE_WAIT)
                 yield
             finally:
-                os.close(stat)
                 if stopped_here:
                     self._hold.resume()
 

@@ -1,10 +1,10 @@
-# The pace's gauge (croupier.sim.pace.Gauge): a fixed mix of bytecode, run for ever and paced
+# The pace's gauge (croupier.sim.pacer.Gauge): a fixed mix of bytecode, run for ever and paced
 # like a busy board, writing one byte to stdout after each unit of work. The host counts the
 # units per second of this interpreter's CPU time: how much a paced CPU-second of this host
 # does right now, which moves with its load and its caches far more than a steady one's.
 # The mix is pystone's kind of work (records, attribute and global access, calls,
 # comparisons of short strings, lists of lists), so units stand in for pystones at a fixed
-# ratio (pace.UNITS_PER_PYSTONE).
+# ratio (pacer.UNITS_PER_PYSTONE).
 import sys
 
 STEPS = 40  # steps a unit: tens of µs on a host, several units a paced slice
