@@ -332,16 +332,17 @@ class Link:
         whose sender paused for PAUSE_MS holds nothing back; input waiting in the receive
         ring means it did not (the board was too busy to take it), and is taken in. It looks
         again when that pause would be over, not sooner: each look costs the chip a wake-up
-        while the line needs it. Input already waiting is taken in first: a request that
-        began while the chip was busy (its host sent it the moment an answer was out) holds
-        the work back, the reader's turn among the tasks may still be far off."""
+        while the line needs it. It returns only right after a look: a request that began
+        while the chip was busy (its host sent it the moment an answer was out, maybe while
+        this waited for the one before) holds the work back, the reader's turn among the
+        tasks may still be far off."""
         self.catch_up()
         while self._arriving:
             left = PAUSE_MS - time.ticks_diff(time.ticks_ms(), self._input_at)
-            if left > 0:
-                await asyncio.sleep_ms(left)
-            elif not self.catch_up():
-                return  # nothing for PAUSE_MS, nothing waiting: the sender paused
+            if left <= 0:
+                return  # nothing for PAUSE_MS, nothing waiting (just looked): the sender paused
+            await asyncio.sleep_ms(left)
+            self.catch_up()
 
     def feed(self, line):
         """Handle one input line (bytes without the newline); None for an over-long line."""

@@ -399,6 +399,43 @@ def test_work_waits_for_a_request_that_began_before_the_readers_turn(mpy):
     assert [(r["id"], r["ok"]) for r in replies] == [(7, True)]
 
 
+NEXT_BEGUN_WHILE_QUIET_SLEPT = LINK_ON_RING + '''
+import asyncio
+
+ring.pieces = [b'@{"cmd":"get_roster",']  # a request arrives: the key's work waits for it
+order = []
+
+
+async def reader():
+    await asyncio.sleep_ms(5)
+    ring.pieces = [b'"id":7}\\n']
+    link.catch_up()  # the reader's turn: the request ends and is answered
+    ring.pieces = [b'@{"cmd":"get_roster",']  # the host's next one begins at once
+    await asyncio.sleep_ms(30)  # ends after quiet() has woken from its pause
+    order.append("rest")
+    ring.pieces = [b'"id":8}\\n']
+
+
+async def main():
+    asyncio.create_task(reader())
+    await link.quiet()  # a key's work, waiting since the first request began
+    order.append("work")
+
+asyncio.run(main())
+print(json.dumps({"order": order, "answered": bytes(wire.out).decode()}))
+'''
+
+
+def test_work_waits_for_a_request_that_began_while_it_waited_for_the_last(mpy):
+    """A key's work waits in quiet() while a request arrives; the reader ends that one and
+    the host sends the next at once. When quiet() wakes it looks again before it returns:
+    the work waits for the new line too."""
+    out = json.loads(mpy(NEXT_BEGUN_WHILE_QUIET_SLEPT).strip().splitlines()[-1])
+    assert out["order"] == ["rest", "work"], out
+    replies = [unframe(line) for line in out["answered"].encode().splitlines(keepends=True)]
+    assert [(r["id"], r["ok"]) for r in replies] == [(7, True), (8, True)]
+
+
 def test_input_drained_during_long_work_is_answered_after_it_in_order(mpy):
     """What drain() takes while a frame is sent waits, unanswered, until catch_up(); then
     every request it held is answered in order, the one split across the drain included."""
