@@ -299,10 +299,11 @@ class Gauge:
 def resume_wait(allowance, slice_ns, factor):
     """-> seconds a process the pacer stopped, with `allowance` ns of budget left (less than
     none: it ran over), waits before it runs again: a period at least, and until it has a
-    whole slice's budget (may_resume), also when a stop finds it had budget left. On the build VM a resume costs ~100 µs before a bare loop runs a
-    bytecode (tests/bench/bench_resume.py), 200-400 µs before a board's step, charged as
-    its CPU time to its budget and its chip's clock: a slice of what a slice that ran over
-    left went on that alone, tens of ms of the chip's time with no work in them."""
+    whole slice's budget (may_resume), also when a stop finds it had budget left. On the
+    build VM a resume costs ~100 µs before a bare loop runs a bytecode
+    (tests/bench/bench_resume.py), 200-400 µs before a board's step, charged as its CPU time
+    to its budget and its chip's clock: a slice of what a slice that ran over left went on
+    that alone, tens of ms of the chip's time with no work in them."""
     return max(PERIOD, (slice_ns - allowance) * factor / 1e9)
 
 
@@ -392,7 +393,7 @@ class Pacer:
                 allowance = (min(allowance + earned + woken, SLICES_BANKED * slice_ns)
                              + credit - (cpu - seen))
                 seen = cpu
-                if allowance > MIN_RUN_NS if running else may_resume(allowance, slice_ns):
+                if (allowance > MIN_RUN_NS) if running else may_resume(allowance, slice_ns):
                     if not running:
                         self._continue()
                         running = True
