@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "host"))
 from croupier.paths import micropython_binary  # noqa: E402
 from croupier.sim.pace import PACE_CPU  # noqa: E402
-from croupier.sim.pacer import PERIOD, cpu_clock, state  # noqa: E402
+from croupier.sim.pacer import PERIOD, SETTLE_WAIT, cpu_clock, runnable  # noqa: E402
 
 SLICES = 300
 RUN_S = 0.001  # each slice's length: longer than any resume seen
@@ -54,8 +54,9 @@ TICKS = 1 << 30  # the unix port's ticks_us wrap
 
 
 def stopped(stat):
-    while state(stat) == b"R":
-        time.sleep(0.00002)
+    """Until the stop has taken hold (as the pacer's CpuUsed.settled waits)."""
+    while runnable(stat):
+        time.sleep(SETTLE_WAIT)
 
 
 def main():
