@@ -134,22 +134,6 @@ def test_a_sleep_takes_up_the_chips_lead_and_ends_at_the_hosts_time():
     assert 0.95 * wall <= aged <= 1.15 * wall, (aged, wall)
 
 
-def test_a_board_the_pacer_stopped_runs_again_only_with_a_whole_slice():
-    """A board the pacer stopped, whatever budget it had left or still owes (a slice that
-    ran over), waits at least a period and then runs a whole slice: each resume costs the
-    host ~100 µs of the board's CPU before a bytecode runs (bench_resume.py), so a slice of
-    what was left went on that alone (the pacer's old wait, until the debt was paid, left
-    slices of a few µs)."""
-    factor = 74
-    slice_ns = pacer.PERIOD * 1e9 / factor
-    for left in (-3.5 * slice_ns, -slice_ns, -0.6 * slice_ns, 0.0, 0.1 * slice_ns, 0.5 * slice_ns):
-        wait = pacer.resume_wait(left, slice_ns, factor)
-        assert wait >= pacer.PERIOD
-        after = left + wait * 1e9 / factor  # earned meanwhile
-        assert pacer.may_resume(after, slice_ns) and after <= max(slice_ns, left + slice_ns) + 1, (left, after)
-        assert not pacer.may_resume(left, slice_ns)  # not before the wait
-
-
 def test_a_full_speed_board_has_no_small_buffer(make_board):
     vb = make_board(IDLE)
     with serial.Serial(vb.port, 115200, timeout=0.1) as port:

@@ -296,23 +296,6 @@ class Gauge:
         self._proc.wait()
 
 
-def resume_wait(allowance, slice_ns, factor):
-    """-> seconds a process the pacer stopped, with `allowance` ns of budget left (less than
-    none: it ran over), waits before it runs again: a period at least, and until it has a
-    whole slice's budget (may_resume), also when a stop finds it had budget left. On the
-    build VM a resume costs ~100 µs before a bare loop runs a bytecode
-    (tests/bench/bench_resume.py), 200-400 µs before a board's step, charged as its CPU time
-    to its budget and its chip's clock: a slice of what a slice that ran over left went on
-    that alone, tens of ms of the chip's time with no work in them."""
-    return max(PERIOD, (slice_ns - allowance) * factor / 1e9)
-
-
-def may_resume(allowance, slice_ns):
-    """Whether a process the pacer stopped has the budget to run again: a whole slice's,
-    give or take what a wait's rounding leaves out (resume_wait)."""
-    return allowance > slice_ns - MIN_RUN_NS
-
-
 class Pacer:
     """Paces process `pid` at the factor in `record`, which `gauge` keeps up to date (None:
     the factor stays as the host set it)."""
@@ -356,9 +339,8 @@ class Pacer:
     def _control(self):
         """A token bucket: the process earns wall time / factor of CPU, banks at most
         SLICES_BANKED periods of it, and runs while it has some. Once it has used it up it is
-        stopped for at least a period and until it has a period's budget again
-        (resume_wait), so a busy board runs in slices of a period's budget (the
-        calibration's). One that blocks (an emulated bus or flash wait, a sleep) stays
+        stopped for at least a period, so a busy board runs in slices of a period's budget
+        (the calibration's). One that blocks (an emulated bus or flash wait, a sleep) stays
         continued: its wait costs wall time, as on the chip, not the rest of a period. The
         gauge runs after each of a busy board's slices, and every GAUGE_IDLE_NS while it
         waits."""
@@ -393,7 +375,7 @@ class Pacer:
                 allowance = (min(allowance + earned + woken, SLICES_BANKED * slice_ns)
                              + credit - (cpu - seen))
                 seen = cpu
-                if (allowance > MIN_RUN_NS) if running else may_resume(allowance, slice_ns):
+                if allowance > MIN_RUN_NS:
                     if not running:
                         self._continue()
                         running = True
@@ -413,11 +395,11 @@ class Pacer:
                     exact = used.settled()  # the estimate counts time waiting for a core
                     allowance += seen - exact
                     seen = exact
-                    if may_resume(allowance, slice_ns):
+                    if allowance > MIN_RUN_NS:
                         continue  # it had not used its budget after all: on at once
                     if self.gauge:
                         self._gauge(slice_ns)
-                if self.wait(resume_wait(allowance, slice_ns, factor)):
+                if self.wait(max(PERIOD, -allowance * factor / 1e9)):
                     return
         finally:
             used.close()
