@@ -1,5 +1,5 @@
 """What a resume costs a paced interpreter on this host (docs/virtual-board.md, "Pace";
-croupier.sim.pacer.resume_wait): the pacer stops the board (SIGSTOP) between its slices
+"Resumes"): the pacer stops the board (SIGSTOP) between its slices
 and continues it (SIGCONT) for the next. An interpreter that runs a loop reading its clock
 is stopped for a period at a time, continued, and stopped again a millisecond later:
 
