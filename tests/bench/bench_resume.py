@@ -1,5 +1,5 @@
 """What a resume costs a paced interpreter on this host (docs/virtual-board.md, "Pace";
-"Resumes"): the pacer stops the board (SIGSTOP) between its slices
+"Resumes and overruns"): the pacer stops the board (SIGSTOP) between its slices
 and continues it (SIGCONT) for the next. An interpreter that runs a loop reading its clock
 is stopped for a period at a time, continued, and stopped again a millisecond later:
 
@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "host"))
 from croupier.paths import micropython_binary  # noqa: E402
 from croupier.sim.pace import PACE_CPU  # noqa: E402
-from croupier.sim.pacer import PERIOD, SETTLE_WAIT, cpu_clock, runnable  # noqa: E402
+from croupier.sim.pacer import PERIOD, cpu_clock, off_core  # noqa: E402
 
 SLICES = 300
 RUN_S = 0.001  # each slice's length: longer than any resume seen
@@ -53,12 +53,6 @@ print(" ".join(str(turns[i]) for i in range(n)))
 TICKS = 1 << 30  # the unix port's ticks_us wrap
 
 
-def stopped(stat):
-    """Until the stop has taken hold (as the pacer's CpuUsed.settled waits)."""
-    while runnable(stat):
-        time.sleep(SETTLE_WAIT)
-
-
 def main():
     proc = subprocess.Popen([micropython_binary(), "-c", LOOP], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE)
@@ -70,7 +64,7 @@ def main():
     try:
         for _ in range(SLICES):
             os.kill(proc.pid, signal.SIGSTOP)
-            stopped(stat)
+            off_core(stat)
             time.sleep(PERIOD)
             cpu = time.clock_gettime_ns(clock)
             at = time.monotonic_ns()
@@ -78,7 +72,7 @@ def main():
             time.sleep(RUN_S)
             os.kill(proc.pid, signal.SIGSTOP)
             ran = time.monotonic_ns() - at
-            stopped(stat)
+            off_core(stat)
             time.sleep(0.0005)  # the kernel charges the last stretch a moment later
             overcharge.append((time.clock_gettime_ns(clock) - cpu - ran) / 1000)
             continued.append(at // 1000 % TICKS)

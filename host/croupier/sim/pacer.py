@@ -169,6 +169,13 @@ def runnable(stat):
     return state(stat) == b"R"
 
 
+def off_core(stat):
+    """Returns once the process is out of state R (a stop sent to it has taken hold), looking
+    every SETTLE_WAIT."""
+    while runnable(stat):
+        time.sleep(SETTLE_WAIT)
+
+
 class CpuUsed:
     """The CPU time a process has used so far, never less than the truth. The kernel brings
     another process's CPU clock up to date only when the process is switched out or at a
@@ -200,8 +207,7 @@ class CpuUsed:
         (the process is out of state R) and the kernel has charged the last stretch it ran
         (two readings SETTLE_LOOK apart agree: on the build VM a stretch the hypervisor cut
         short, up to 2 ms, is charged after the process already shows as stopped)."""
-        while runnable(self._stat):
-            time.sleep(SETTLE_WAIT)
+        off_core(self._stat)
         cpu = time.clock_gettime_ns(self._clock)
         for _ in range(SETTLE_LOOKS):
             time.sleep(SETTLE_LOOK)
