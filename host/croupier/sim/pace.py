@@ -118,6 +118,7 @@ class ChipClock:
         self._schedstat = os.open("/proc/%d/schedstat" % pid, os.O_RDONLY)
         self._exact = self._sample()  # (wall, cpu, run_delay, stopped, credited) when _chip was exact
         self._chip = self._shown = self._exact[0]
+        self._owed = 0  # ns of credit beyond the CPU time counted since it came
 
     def _sample(self):
         delay = int(os.pread(self._schedstat, 128, 0).split()[1])
@@ -130,11 +131,15 @@ class ChipClock:
         waiting = runnable(self._stat)  # looked at first: a wait that starts after is not counted
         now, cpu, delay, stopped, credited = sample = self._sample()
         wall0, cpu0, delay0, stopped0, credited0 = self._exact
-        computed = self._factor() * max(0, (cpu - cpu0) - (credited - credited0))
-        chip = self._chip + int(computed)
+        # credit comes after the CPU time it stands for (the board reports it in steps), often
+        # while the board is stopped: what is more than the CPU since is owed, not dropped
+        net = (cpu - cpu0) - (credited - credited0) - self._owed
+        chip = self._chip + int(self._factor() * max(0, net))
         if not waiting:
-            if (now - wall0) - (cpu - cpu0) - (delay - delay0) - (stopped - stopped0) > 0:
-                chip = max(chip, now)  # it slept
+            self._owed = max(0, -net)
+            if (now - wall0) - (cpu - cpu0) - (delay - delay0) - (stopped - stopped0) > 0 and now > chip:
+                chip = now  # it slept, and the chip caught up with the host: what is owed is spent
+                self._owed = 0
             self._chip = chip
             self._exact = sample
         self._shown = max(self._shown, chip)  # credit arriving late must not turn it back
