@@ -141,39 +141,35 @@ def test_credit_that_comes_after_the_cpu_it_stands_for_is_taken_off_the_cpu_that
     time since the last reading ran the chip's clock ahead of the host's by up to 0.4 s
     while requests came back to back, and every byte the host sent fell due at once.)"""
     import os
-    import signal
 
-    credit, stops = [0], []  # stops: [when it began, when it ended or None]
-
-    def stopped_ns(now):
-        return sum((end or now) - begin for begin, end in stops)
-
-    def stop():
-        stops.append([time.monotonic_ns(), None])
-        os.kill(busy.pid, signal.SIGSTOP)
-        pacer.off_core(stat)
-        time.sleep(0.01)  # the kernel charges the last stretch it ran
-
+    credit = [0]
+    record = pacer.Record.create()
     with pythons("while True: pass") as (busy,):
-        stat = os.open("/proc/%d/stat" % busy.pid, os.O_RDONLY)
+        hold = pacer.Hold(record, busy.pid)  # stops and continues it as the pacer does
         try:
             time.sleep(0.2)
-            stop()
-            clock = pace.ChipClock(busy.pid, lambda: 80, stopped_ns, lambda: credit[0])
-            cpu = pace.cpu_clock(busy.pid)
-            start, cpu0 = clock.read(), time.clock_gettime_ns(cpu)
+            with hold.locked():
+                hold.stop()
+            used = pacer.CpuUsed(busy.pid)
+            cpu0 = used.settled()
+            clock = pace.ChipClock(busy.pid, lambda: 80, record.stopped_ns, lambda: credit[0])
+            start = clock.read()
             credit[0] = 5000000  # 5 ms of emulation, reported while it is stopped
             assert clock.read() == start, "never back"
-            os.kill(busy.pid, signal.SIGCONT)
-            stops[-1][1] = time.monotonic_ns()
+            with hold.locked():
+                hold.resume()
             time.sleep(0.1)
-            stop()
-            aged, used = clock.read() - start, time.clock_gettime_ns(cpu) - cpu0
+            with hold.locked():
+                hold.stop()
+            cpu = used.settled() - cpu0
+            aged = clock.read() - start
             clock.close()
+            used.close()
         finally:
-            os.close(stat)
-    assert used > 20e6, used
-    assert abs(aged - 80 * (used - credit[0])) <= 0.01 * 80 * used, (aged, used)
+            hold.close()
+            os.close(record.fd)
+    assert cpu > 20e6, cpu
+    assert abs(aged - 80 * (cpu - credit[0])) <= 0.01 * 80 * cpu, (aged, cpu)
 
 
 def test_a_full_speed_board_has_no_small_buffer(make_board):
