@@ -7,7 +7,8 @@ measured on this machine.
    ratio (ESP32_SPEED_RATIO);
 2. pystone on a paced board, the gauge setting the factor: pystones/s over --runs runs, the
    factor each ran at, and the gauge's constant (pacer.UNITS_PER_PYSTONE) that would have
-   centred the median on 1,300 (to first order);
+   centred the median on 1,300 (to first order: the score is in proportion to it, as the
+   factor is in inverse proportion);
 3. the same at fixed factors (--sweep): what a CPU-second of this host does paced.
 
     .venv/bin/python tests/bench/bench_pystone.py [--runs 10] [--sweep 74,100]
@@ -36,7 +37,7 @@ def main():
     print("- paced board, gauged, %d runs: %s pystones/s (an ESP32: 1,075-1,661); factor %s; "
           "UNITS_PER_PYSTONE %.3f would centre it (now %.3f)"
           % (args.runs, spread(stones), spread([run["factor"] for run in runs], "%.0f"),
-             pacer.UNITS_PER_PYSTONE * statistics.median(stones) / pacer.CHIP_PYSTONES, pacer.UNITS_PER_PYSTONE))
+             pacer.UNITS_PER_PYSTONE * pacer.CHIP_PYSTONES / statistics.median(stones), pacer.UNITS_PER_PYSTONE))
     for factor in [float(f) for f in args.sweep.split(",") if f]:
         results = [pystone.run_on_board(pace.ESP32.with_factor(factor)) for _ in range(3)]
         print("- fixed factor %.0f, 3 runs: %s pystones/s; per second of budget used: %s"
