@@ -1,6 +1,7 @@
 """The virtual board at the ESP32's pace (croupier.sim.pace): the CPU budget calibrated by
 pystone, the serial line at 115200 baud into a 388-byte receive buffer, the overflow count."""
 import contextlib
+import os
 import subprocess
 import sys
 import time
@@ -140,8 +141,6 @@ def test_credit_that_comes_after_the_cpu_it_stands_for_is_taken_off_the_cpu_that
     it takes the credit off the CPU time that follows. (Dropping what was more than the CPU
     time since the last reading ran the chip's clock ahead of the host's by up to 0.4 s
     while requests came back to back, and every byte the host sent fell due at once.)"""
-    import os
-
     credit = [0]
     record = pacer.Record.create()
     with pythons("while True: pass") as (busy,):
