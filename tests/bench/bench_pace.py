@@ -41,6 +41,7 @@ from ui_run import HOLD_MS, card_keys, game_keys, press_keys, random_game, setup
 
 from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.pace import PROFILES  # noqa: E402
+from ranks import percentile  # noqa: E402
 
 PACE = "esp32"
 RATIO = PROFILES[PACE].speed_ratio  # a full-speed board: host CPU time x RATIO = the chip's time
@@ -265,8 +266,7 @@ def fullest(peaks):
     near the buffer's end the reader comes long before a run of requests loses a byte."""
     ranked = sorted(peaks)
     return "median %d, 90th percentile %d, 99th %d, max %d" % (
-        statistics.median(ranked), ranked[len(ranked) * 9 // 10], ranked[len(ranked) * 99 // 100],
-        ranked[-1])
+        statistics.median(ranked), percentile(ranked, 0.9), percentile(ranked, 0.99), ranked[-1])
 
 
 def resync(link):

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "host"))
 from croupier.paths import micropython_binary  # noqa: E402
 from croupier.sim.pace import PACE_CPU  # noqa: E402
 from croupier.sim.pacer import PERIOD, cpu_clock, off_core  # noqa: E402
+from ranks import percentile  # noqa: E402
 
 SLICES = 300
 RUN_S = 0.001  # each slice's length: longer than any resume seen
@@ -92,11 +93,11 @@ def main():
     print("- from a continue to the interpreter's first turn of bytecode (%d of %d slices, "
           "each after %d ms stopped): median %d µs, 10th-90th percentile %d-%d µs, max %d µs" % (
               len(delays), SLICES, PERIOD * 1000, statistics.median(delays),
-              delays[len(delays) // 10], delays[len(delays) * 9 // 10], delays[-1]))
+              percentile(delays, 0.1), percentile(delays, 0.9), delays[-1]))
     print("- its CPU time over a slice less the slice's wall time: median %+d µs "
           "(10th-90th percentile %+d to %+d): at least %d µs of a resume is charged as its "
-          "CPU time" % (statistics.median(overcharge), overcharge[len(overcharge) // 10],
-                        overcharge[len(overcharge) * 9 // 10],
+          "CPU time" % (statistics.median(overcharge), percentile(overcharge, 0.1),
+                        percentile(overcharge, 0.9),
                         max(0, statistics.median(delays) + statistics.median(overcharge))))
 
 
