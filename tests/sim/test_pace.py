@@ -310,3 +310,34 @@ def test_the_cpu_reading_never_undercounts_and_is_exact_once_stopped():
         # before the stop: a reading below that undercounted
         short = max(exact - (stopped - at) - reading for at, reading in readings)
         assert short < 500_000, short
+
+
+FILLER = """import sys
+print("ready")
+sys.stdin.buffer.read(1)
+blocks = []
+try:
+    while True:
+        blocks.append(bytearray(1024))
+except MemoryError:
+    pass
+print("filled", len(blocks))
+"""
+
+
+def test_a_programs_heap_was_touched_before_it_ran(make_board):
+    """The host maps a new process's pages at their first write, tens of µs of the board's
+    CPU time a page, which a paced board would charge to the chip: the board writes its
+    whole heap before the pace starts, so a program that fills it takes no page faults."""
+    def page_faults():  # minflt, field 10 of /proc/<pid>/stat
+        return int(open("/proc/%d/stat" % vb._proc.pid).read().rsplit(")", 1)[1].split()[7])
+
+    vb = make_board(FILLER)
+    vb.wait_output(b"ready\r\n", timeout=30)
+    before = page_faults()
+    with serial.Serial(vb.port, 115200, timeout=1) as port:
+        port.write(b"x")
+        vb.wait_output(b"filled", timeout=30)
+    blocks = int(vb.wait_output(b"\r\n", timeout=30, since=vb.output().index(b"filled")).split()[1])
+    assert blocks * 1024 >= 150 * 1024, "it filled most of the firmware's heap (192 KB)"
+    assert page_faults() - before <= 4, page_faults() - before

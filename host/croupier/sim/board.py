@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from croupier.paths import hardware_dir
-from croupier.sim import channel, flash, pace as paces, ptys, toolchain
+from croupier.sim import channel, flash, pace as paces, ptys, pystone, toolchain
 from croupier.sim.ds3231 import DS3231, cell_of
 from croupier.sim.line import LATE_AFTER, Early, Line
 from croupier.sim.oled import SSD1306
@@ -79,6 +79,8 @@ class VirtualBoard:
         pace: 'esp32' runs the board at that chip's speed and limits
         (croupier.sim.pace); None or 'none': full speed."""
         self.pace = paces.profile(pace)
+        if self.pace and self.pace.gauged:
+            pystone.source()  # the gauge runs it: fetched now, so that a failure starts nothing
         self._pins = load_pins(pins)
         self.labels = self._pins["keypad"]["labels"]
         if heap is None:

@@ -19,8 +19,9 @@ hardware thread, the hypervisor's other guests), so a fixed factor gave pystone 
 1,000-2,200 from one run to the next, and up to 16 times the chip's beside busy loops. Two
 paced interpreters on one core follow each other (correlation 0.92-0.96 over windows of
 0.2 s), on two cores not at all. So a second interpreter, the gauge (_sim_gauge on
-MICROPYTHON), runs on the board's core (CPU) in slices of the board's length right after
-the board's own, and the factor is what its work per CPU-second calls for.
+MICROPYTHON, running pystone), runs on the board's core (CPU) in slices of the board's
+length right after the board's own, and the factor is what its pystones per CPU-second
+call for.
 """
 import contextlib
 import ctypes
@@ -48,14 +49,17 @@ SETTLE_WAIT = 0.00002  # s between looks at a process on its way to the stop: no
 # the board slower.
 WAKE_NS = 15000
 
-# The gauge: the chip's work per second in the gauge's units. An ESP32 at 240 MHz scores
-# 1,075-1,661 pystones/s (public figures); the pace aims at 1,300. The gauge's unit of work
-# (_sim_gauge) stands for UNITS_PER_PYSTONE pystones' worth on a paced board: read off
-# pystone on gauged boards (tests/bench/bench_pystone.py prints the constant that would
-# have centred its runs on 1,300).
+# The gauge: pystone itself, which defines the chip's speed. An ESP32 at 240 MHz scores
+# 1,075-1,661 pystones/s (public figures); the pace aims at 1,300. The gauge's interpreter
+# has a heap about as small as a board's: a larger one sweeps longer and, when new, pays
+# for more first touches (croupier/sim/mpy/_sim_heap.py).
 CHIP_PYSTONES = 1300
-UNITS_PER_PYSTONE = 0.375
-CHIP_UNITS = CHIP_PYSTONES * UNITS_PER_PYSTONE  # per second of the chip's time
+GAUGE_PASSES = 5  # pystone passes a unit of the gauge's work: 5-10 units a paced slice
+GAUGE_HEAP = 160 * 1024
+# A board does fewer pystones a paced CPU-second than the gauge (its resumes cost it more:
+# a larger heap, the emulation's own modules): its share, read off pystone on paced boards
+# (tests/bench/bench_pystone.py prints the share that would have centred its runs on 1,300).
+BOARD_SHARE = 0.93
 GAUGE_IDLE_NS = 100000000  # the gauge's slices this often while the board waits
 FACTOR_RANGE = (20.0, 1000.0)  # the gauge's factor is held within (a reading beyond is a fault)
 
@@ -249,10 +253,10 @@ def _realtime():
 class Gauge:
     """The gauge's interpreter (_sim_gauge) on the board's core, let run for a slice of the
     board's length right after each of the board's own, and now and then while it waits:
-    the factor is the gauge's units of work per second of its CPU time over its last
-    WINDOW slices, over CHIP_UNITS."""
+    the factor is the gauge's pystones per second of its CPU time over its last WINDOW
+    slices, times BOARD_SHARE, over CHIP_PYSTONES."""
 
-    WINDOW = 8  # slices: 0.16 s while the board computes, ~80 units (a unit's error: ~1 %)
+    WINDOW = 8  # slices: 0.16 s while the board computes, 40-80 units (a unit's error: 1-2 %)
 
     def __init__(self, micropython, path, cpu):
         def as_the_board():  # a normal process on the board's core, killed if the pacer dies
@@ -260,9 +264,10 @@ class Gauge:
             os.sched_setaffinity(0, {cpu})
             ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
-        self._proc = subprocess.Popen([micropython, "-m", "_sim_gauge"], stdout=subprocess.PIPE,
-                                      stdin=subprocess.DEVNULL, env=dict(os.environ, MICROPYPATH=path),
-                                      preexec_fn=as_the_board)
+        self._proc = subprocess.Popen(
+            [micropython, "-X", "heapsize=%d" % GAUGE_HEAP, "-m", "_sim_gauge"], stdout=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, preexec_fn=as_the_board,
+            env=dict(os.environ, MICROPYPATH=path, CROUPIER_GAUGE_PASSES=str(GAUGE_PASSES)))
         self._output = self._proc.stdout.fileno()
         self.pid = self._proc.pid
         if not os.read(self._output, 1):
@@ -293,8 +298,8 @@ class Gauge:
         spent = sum(cpu for _, cpu in self._slices)
         if len(self._slices) < self.WINDOW or not spent:
             return None
-        return min(max(sum(units for units, _ in self._slices) * 1e9 / spent / CHIP_UNITS, FACTOR_RANGE[0]),
-                   FACTOR_RANGE[1])
+        pystones = sum(units for units, _ in self._slices) * GAUGE_PASSES
+        return min(max(pystones * 1e9 / spent * BOARD_SHARE / CHIP_PYSTONES, FACTOR_RANGE[0]), FACTOR_RANGE[1])
 
     def close(self):
         self._used.close()

