@@ -10,7 +10,7 @@ import pytest
 import serial
 
 from croupier.cli import main
-from croupier.sim import VirtualBoard, pace, pacer, pystone
+from croupier.sim import SimError, VirtualBoard, pace, pacer, pystone
 from croupier.sim.board import LOOK_AHEAD
 from croupier.sim.pace import ESP32
 from croupier.sim.ui import SimApp
@@ -341,3 +341,14 @@ def test_a_programs_heap_was_touched_before_it_ran(make_board):
     blocks = int(vb.wait_output(b"\r\n", timeout=30, since=vb.output().index(b"filled")).split()[1])
     assert blocks * 1024 >= 150 * 1024, "it filled most of the firmware's heap (192 KB)"
     assert page_faults() - before <= 4, page_faults() - before
+
+
+def test_a_paced_board_that_cannot_fetch_pystone_says_so(tmp_path, monkeypatch):
+    # its gauge runs pystone, fetched once: with no copy and no index it is refused, clearly
+    monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path))
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)  # this machine's own extra indexes too
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")  # nothing listens there
+    monkeypatch.setenv("PIP_RETRIES", "0")
+    with pytest.raises(SimError, match="package index.*--pace none"):
+        VirtualBoard(pace="esp32")
+    assert not (tmp_path / "sim" / pystone.MODULE).exists()

@@ -1,4 +1,6 @@
-"""Pystone on the virtual board: the benchmark that calibrates the pace (croupier.sim.pace).
+"""Pystone on the virtual board: the benchmark that defines the pace (croupier.sim.pace):
+a paced board's gauge runs it (croupier.sim.pacer), and the calibration checks the board's
+score against the chip's.
 
 The benchmark is micropython-pystone-lowmem from the package index. Its release is a bare
 source archive without the metadata pip installs from (it was made for MicroPython's own
@@ -30,11 +32,9 @@ def source() -> Path:
     if not path.is_file():
         try:
             module = _fetch_module()
-        except toolchain.SimError:
-            raise
         except Exception as exc:  # pip's finder and session fail in many ways: each says why
-            raise toolchain.SimError("could not fetch %s from the package index, which a paced board needs once "
-                                     "(%s: %s); --pace none runs without it" % (PACKAGE, type(exc).__name__, exc))
+            raise toolchain.SimError("a paced board runs pystone, fetched once from the package index: %s; "
+                                     "--pace none runs without it" % exc) from exc
         work = path.with_suffix(".part")
         work.write_bytes(module)
         work.replace(path)
