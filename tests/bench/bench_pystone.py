@@ -9,7 +9,8 @@ measured on this machine.
    factor each ran at, how closely the score follows the factor (the slope of log score on
    log factor: 0 when the gauge follows the host as the board does, below 0 when it moves
    more), and the board's share of the gauge's speed (pacer.BOARD_SHARE) that would have
-   centred the median on 1,300 (to first order: the score is in proportion to it);
+   centred the median on 1,300 (to first order: the score is in inverse proportion to it,
+   as the factor is in proportion);
 3. the same at fixed factors (--sweep): what a CPU-second of this host does paced.
 
     .venv/bin/python tests/bench/bench_pystone.py [--runs 10] [--sweep 74,100]
@@ -47,7 +48,7 @@ def main():
           "BOARD_SHARE %.2f would centre it (now %.2f)"
           % (args.runs, spread(stones), spread([run["factor"] for run in runs], "%.0f"),
              slope([run["factor"] for run in runs], stones),
-             pacer.BOARD_SHARE * pacer.CHIP_PYSTONES / statistics.median(stones), pacer.BOARD_SHARE))
+             pacer.BOARD_SHARE * statistics.median(stones) / pacer.CHIP_PYSTONES, pacer.BOARD_SHARE))
     for factor in [float(f) for f in args.sweep.split(",") if f]:
         results = [pystone.run_on_board(pace.ESP32.with_factor(factor)) for _ in range(3)]
         print("- fixed factor %.0f, 3 runs: %s pystones/s; per second of budget used: %s"
