@@ -79,8 +79,8 @@ class VirtualBoard:
         pace: 'esp32' runs the board at that chip's speed and limits
         (croupier.sim.pace); None or 'none': full speed."""
         self.pace = paces.profile(pace)
-        if self.pace and self.pace.gauged:
-            pystone.source()  # the gauge runs it: fetched now, so that a failure starts nothing
+        # the pace's gauge runs pystone: fetched now, so that a failure starts nothing
+        self._pystone = pystone.source().parent if self.pace and self.pace.gauged else None
         self._pins = load_pins(pins)
         self.labels = self._pins["keypad"]["labels"]
         if heap is None:
@@ -415,7 +415,8 @@ class VirtualBoard:
             os.close(slave)
             os.close(waiting)
         if self.pace:  # paced once booted: the emulation's own start-up is a chip's ROM and C init
-            self.throttle = paces.Throttle(self._proc.pid, self.pace.factor, self.pace.gauged)
+            gauge = os.pathsep.join((str(self._modules), str(self._pystone))) if self._pystone else None
+            self.throttle = paces.Throttle(self._proc.pid, self.pace.factor, gauge)
         self._console = master
         self._started_at = time.monotonic()
         self._ready = False

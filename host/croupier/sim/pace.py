@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 
-from croupier.sim import pacer, pystone, toolchain
+from croupier.sim import pacer, toolchain
 from croupier.sim.pacer import PERIOD, Hold, Record, cpu_clock, runnable, state
 
 # How far the line into a paced board may fall behind the board's own clock (ChipClock)
@@ -152,14 +152,15 @@ class ChipClock:
 
 class Throttle:
     """Holds process `pid` to wall time / factor of CPU time from start() on, through a
-    pacer process (croupier.sim.pacer): gauged, the factor moves with the host's speed from
-    `factor` on, else it stays `factor`. Budget the emulation spent doing what is hardware on
+    pacer process (croupier.sim.pacer): gauged (gauge_path: the gauge's MICROPYPATH, with
+    the board's modules and pystone), the factor moves with the host's speed from `factor`
+    on, else it stays `factor`. Budget the emulation spent doing what is hardware on
     a chip comes back through credit()."""
 
     last_factor = None  # the last gauged board's: where the next one starts
 
-    def __init__(self, pid, factor, gauged=True):
-        gauge = [PACE_CPU, toolchain.micropython(), self._gauge_path()] if gauged else []  # first: it may fail
+    def __init__(self, pid, factor, gauge_path=None):
+        gauged = gauge_path is not None
         self.pid = pid
         os.sched_setaffinity(pid, {PACE_CPU})
         self.record = Record.create()
@@ -173,17 +174,13 @@ class Throttle:
         self._hold = Hold(self.record, pid)
         self._stat = os.open("/proc/%d/stat" % pid, os.O_RDONLY)  # held() waits on its state
         control_read, self._control = os.pipe()
+        gauge = [PACE_CPU, toolchain.micropython(), gauge_path] if gauged else []
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, pacer.__file__, str(pid), str(self.record.fd), str(control_read)]
                 + [str(arg) for arg in gauge], pass_fds=(self.record.fd, control_read), stdin=subprocess.DEVNULL)
         finally:
             os.close(control_read)
-
-    @staticmethod
-    def _gauge_path():
-        """MICROPYPATH for the gauge: the board's modules and pystone (fetched once)."""
-        return os.pathsep.join(str(folder) for folder in (toolchain.board_modules(), pystone.source().parent))
 
     @property
     def factor(self):
