@@ -11,14 +11,15 @@ from time import ticks_diff, ticks_ms, ticks_us
 import _sim_channel as ch
 
 # asyncio's sleeps on a paced board. A sleep of LONG_SLEEP_MS or more leaves the host's
-# caches and page tables cold: its wake-up costs the host 117-162 µs of CPU on the build VM
-# for sleeps of 10-20 ms (tests/bench/bench_serial_rx.py), where the chip's FreeRTOS wake-up
-# costs a few µs. The pacer gives every wake-up back pace.WAKE_NS (a wake-up from poll:
-# 15 µs); the board reports more for such a sleep's wake-up, short of the lowest cost
-# measured, as emulation time. A sleep a pacer stop stretched past its timeout is a
-# resume, which the pace's calibration covers: nothing more for it.
+# caches and page tables cold: its wake-up costs the host 40-108 µs of CPU on the build VM
+# for sleeps of 10-20 ms (tests/bench/bench_serial_rx.py; 117-162 µs before the heap was
+# touched at boot, _sim_heap), where the chip's FreeRTOS wake-up costs a few µs. The pacer
+# gives every wake-up back pace.WAKE_NS (a wake-up from poll: 15 µs); the board reports
+# more for such a sleep's wake-up, short of the lowest cost measured, as emulation time. A
+# sleep a pacer stop stretched past its timeout is a resume, which the pace's calibration
+# covers: nothing more for it.
 _LONG_SLEEP_MS = 10
-_LONG_WAKE_EXTRA_US = 65  # 80 µs in all: never more than such a wake-up costs
+_LONG_WAKE_EXTRA_US = 25  # 40 µs in all: never more than such a wake-up costs
 
 _queue = None  # asyncio's I/O queue, once installed
 _sleep_ms = None  # and its sleep
