@@ -68,7 +68,7 @@ class App:
         gc.collect()
         self.ui.splash(shown)  # up for the rest of its time: the start-up took some of it
         link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
-        self.display.between_steps = link.drain
+        self.display.between_steps = self.keypad.beside_edges = link.drain
         self.keypad.between_scans = link.catch_up
         self.keypad.hold = link.receiving
         tasks = [asyncio.create_task(coro) for coro in (
@@ -80,6 +80,7 @@ class App:
             task.cancel()
         # the next start's link reads what waits
         self.display.between_steps = self.keypad.between_scans = self.keypad.hold = None
+        self.keypad.beside_edges = None
         if self.up:
             await asyncio.sleep_ms(RESTART_MS)
         return self.up

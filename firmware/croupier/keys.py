@@ -3,10 +3,12 @@
 # old level has not been seen for DEBOUNCE_MS), so fast typing with overlapping presses loses
 # nothing. A short press is reported on release, a long press once when HOLD_MS has passed
 # (its release is then swallowed). Keys wait in a preallocated ring; the scan loop allocates
-# nothing. A scan reads the pins into a bit mask and spends bytecode only on the keys that
-# are changing, settling or waiting for their hold. It runs every SETTLE_MS while a key is
-# settling, every STEADY_MS while keys are held steady (a press stable that long is still
-# seen: the debounce asks for DEBOUNCE_MS anyway), as each scan costs the chip a wake-up.
+# nothing. A scan reads the pins into a bit mask (row by row only the columns that read low
+# at rest: on a chip each pin read is a call, and most keys are up) and spends bytecode only
+# on the keys that are changing, settling or waiting for their hold. It runs every SETTLE_MS
+# while a key is settling, every STEADY_MS while keys are held steady (a press stable that
+# long is still seen: the debounce asks for DEBOUNCE_MS anyway), as each scan costs the chip
+# a wake-up.
 # Between scans all rows are driven low and every column's pin interrupt is armed, both
 # edges: with every key up and settled nothing is scanned until a key goes down, so an idle
 # keypad costs no CPU. And the interrupt's handler samples the matrix itself: it is
@@ -41,6 +43,7 @@ class Keypad:
     def __init__(self, rows, cols, labels):
         self._rows = rows
         self._cols = cols
+        self._rest()  # a scan starts from the rows at rest
         self.names = tuple(LOGICAL.get(label, label) for label in labels)
         n = len(labels)
         self._state = bytearray(n)  # _UP, _DOWN or _HELD: the debounced state
@@ -70,6 +73,9 @@ class Keypad:
         self.between_scans = None  # called before and after each scan (the link takes in
         # its input: on a busy chip a scan may be all that runs between two of the reader's
         # turns, and a request seen beginning holds the scan)
+        self.beside_edges = None  # called before and after the edges' handler samples (the
+        # link moves its input aside: handlers run back to back, between two bytecodes of
+        # anything, a burst of edges as long as the receive buffer lasts)
         # Counts for the link's `hello`: presses queued (from the matrix or the link), the
         # matrix's presses lost to a full queue, and presses the UI took from the queue.
         self.registered = self.refused = self.handled = 0
@@ -143,28 +149,40 @@ class Keypad:
 
     def _sample(self):
         """-> bit k set: key k reads down; _TORN too when a contact changed meanwhile. The
-        rows are left low, as at rest: a key going down pulls its column low. Then each
-        column must read what the sample says of its keys, else one of them changed after
-        its row was read (its interrupt came while the scan held the handler off)."""
+        rows are low at rest, so the columns read first tell which of them have a key down:
+        only those are read row by row (a key up costs no read; all up, no row is driven).
+        The rows are left low. Then each column must read what the sample says of its keys,
+        else one of them changed after it was read (its interrupt came while the scan held
+        the handler off)."""
         rows, cols = self._rows, self._cols
+        n = len(cols)
+        low = 0  # columns with a key down
+        for c in range(n):
+            if not cols[c].value():
+                low |= 1 << c
         sample = 0
-        bit = 1
-        for row in rows:
-            row.value(1)
-        for row in rows:
-            row.value(0)
-            for col in cols:
-                if not col.value():
-                    sample |= bit
-                bit <<= 1
-            row.value(1)
-        for row in rows:
-            row.value(0)
+        if low:
+            for row in rows:
+                row.value(1)
+            base = 0
+            for row in rows:
+                row.value(0)
+                for c in range(n):
+                    if low >> c & 1 and not cols[c].value():
+                        sample |= 1 << (base + c)
+                row.value(1)
+                base += n
+            self._rest()
         keys = self._column_keys
-        for c in range(len(cols)):
+        for c in range(n):
             if (cols[c].value() == 0) != (sample & keys[c] != 0):
                 return sample | _TORN
         return sample
+
+    def _rest(self):
+        """Every row low, as between scans: a key going down pulls its column low."""
+        for row in self._rows:
+            row.value(0)
 
     def _track(self, k, down, now):
         """Debounce key k; keeps its bits in _down, _busy and _settling up to date."""
@@ -224,9 +242,14 @@ class Keypad:
         """A column's interrupt: sample the matrix now, unless the task is scanning (its scan
         reads again if a contact changed meanwhile), then wake the scan task."""
         if not self._in_use:
+            beside = self.beside_edges
+            if beside is not None:
+                beside()
             self._in_edge = True
             self.scan()
             self._in_edge = False
+            if beside is not None:
+                beside()
         self._pressed.set()
 
     def _idle(self):
@@ -236,8 +259,7 @@ class Keypad:
         """Scan while a key is down or settling, else sleep until one goes down. The rows go
         back high and the interrupts off however this ends, a cancel included."""
         rows, cols = self._rows, self._cols
-        for row in rows:
-            row.value(0)
+        self._rest()
         for col in cols:
             col.irq(self._on_edge, col.IRQ_FALLING | col.IRQ_RISING)
         try:

@@ -158,6 +158,8 @@ class Link:
         self._size = 0  # bytes of the line so far; past MAX_LINE it is over-long
         self._held = bytearray(HELD_MAX)  # input drain() took while long work ran
         self._held_n = 0
+        self._taking = False  # a drain or catch_up is taking the input in
+        self._wait_io_event = None  # asyncio's, while take_in_at_every_turn is on
         waiting = select.poll()
         waiting.register(sys.stdin.buffer, select.POLLIN)
         self._ready = waiting.ipoll
@@ -215,11 +217,36 @@ class Link:
 
     async def run(self):
         sender = asyncio.create_task(self._send_events_when_due())
+        self.take_in_at_every_turn(True)
         try:
             await self._serve()
         finally:
+            self.take_in_at_every_turn(False)
             sender.cancel()
             self._running = False  # its successor sends the events from now on
+
+    def take_in_at_every_turn(self, on):
+        """While on, every turn of asyncio's between two task steps takes the input in
+        first. asyncio runs one step per turn and queues the reader's, when input wakes it,
+        behind the steps already due (a click, a scan, a redraw): together they can outlast
+        the receive buffer on a busy chip. A turn is also where nothing is on the stack
+        that a request could upset."""
+        queue = core._io_queue
+        if not on:
+            queue.wait_io_event = self._wait_io_event
+            return
+        wait = self._wait_io_event = queue.wait_io_event
+        loop = asyncio.get_event_loop()
+
+        def take_in_then_wait(dt):
+            if not dt:  # a task is due: the turn between two steps (else asyncio may sleep)
+                try:
+                    self.catch_up()
+                except Exception as exc:  # a bug: the app's handler shows it, as a task's
+                    loop.call_exception_handler({"message": "link", "exception": exc})
+            wait(dt)
+
+        queue.wait_io_event = take_in_then_wait
 
     async def _serve(self):
         self.send(self._hello_fields({"ev": "boot"}))
@@ -241,7 +268,18 @@ class Link:
     def drain(self):
         """Move the serial input waiting into the held buffer, unread. Long work (a frame's
         transfers, a key's handling) calls this between its steps: it outlasts the receive
-        buffer (34 ms at line rate on an ESP32). catch_up() takes it in, in order."""
+        buffer (34 ms at line rate on an ESP32). catch_up() takes it in, in order. So does the
+        keypad's interrupt handler, which runs between two bytecodes of anything: while the
+        drain or catch_up it cut into is taking the input, it leaves the input to them."""
+        if self._taking:
+            return
+        self._taking = True
+        try:
+            self._drain()
+        finally:
+            self._taking = False
+
+    def _drain(self):
         for _ in self._ready(0):  # a byte waits (ipoll allocates nothing)
             break
         else:
@@ -263,9 +301,16 @@ class Link:
         """Take in what drain() held and all that waits now, answering the requests it ends.
         The reader's work, and that of long work at its end, where nothing is on the stack
         that a request could upset. -> whether there was any."""
+        self._taking = True
+        try:
+            return self._catch_up()
+        finally:
+            self._taking = False
+
+    def _catch_up(self):
         any_input = False
         while True:
-            self.drain()
+            self._drain()
             n = self._held_n
             if not n:
                 return any_input

@@ -184,6 +184,33 @@ def test_an_idle_keypad_sleeps_on_its_column_interrupts(mpy):
                    "disarmed_after_cancel": True}
 
 
+BESIDE_EDGES = MATRIX + r'''
+import asyncio
+
+hooked = []
+
+
+async def main():
+    task = asyncio.create_task(k.run())
+    await asyncio.sleep_ms(50)
+    k.beside_edges = lambda: hooked.append(m.col_reads)  # the link moves its input aside
+    m.press(5, True)  # "5" goes down: its edge's handler samples the matrix
+    task.cancel()
+    await asyncio.sleep_ms(10)
+    print(json.dumps(hooked))
+
+asyncio.run(main())
+'''
+
+
+def test_the_edges_handler_lets_the_link_take_its_input_before_and_after_it_samples(mpy):
+    """The handler runs between two bytecodes of anything, bursts of edges back to back:
+    beside_edges runs before and after each of its samples. A sample with one key down
+    reads each column at rest, that key's column once a row, and each column again."""
+    before, after = json.loads(mpy(BESIDE_EDGES).strip().splitlines()[-1])
+    assert after - before == 4 + 4 + 4
+
+
 # The keys queued until none comes for 300 ms, printed; then the scan task is cancelled.
 PRINT_KEYS = r'''
 import asyncio
@@ -239,8 +266,8 @@ def test_keys_tapped_while_the_chip_is_busy_count_and_a_glitch_does_not(mpy):
 TORN = MATRIX + r'''
 read = Line.value
 
-def value(line, x=None):  # "1" (row 0) goes down once row 0 has been read
-    if x is None and m.col_reads == 6:
+def value(line, x=None):  # "1" (column 0) goes down once column 0 has been read
+    if x is None and m.col_reads == 1:
         m.down[0] = 1
     return read(line, x)
 
@@ -308,7 +335,7 @@ async def main():
     await asyncio.sleep_ms(100)  # settled by now
     reads, hooks = m.col_reads, len(hooked)
     await asyncio.sleep_ms(300)
-    scans = (m.col_reads - reads) // 20  # a scan reads each column once a row, then once at rest
+    scans = (m.col_reads - reads) // 12  # each column at rest, "*"'s once a row, each again
     hooks = len(hooked) - hooks
     m.press(5, True)  # "5" tapped for 50 ms while "*" is held
     await asyncio.sleep_ms(50)

@@ -443,3 +443,64 @@ def test_input_drained_during_long_work_is_answered_after_it_in_order(mpy):
     assert out["during"] == "" and out["left"] == 0
     replies = [unframe(line) for line in out["after"].encode().splitlines(keepends=True)]
     assert [(r["id"], r["ok"]) for r in replies] == [(1, True), (2, True), (3, True)]
+
+
+CUT_INTO = LINK_ON_RING + """
+read = ring.console_read
+
+
+def console_read(limit):  # the keypad's interrupt handler cuts in as the input is read
+    link.drain()
+    return read(limit)
+
+
+ring.console_read = console_read
+ring.pieces = [b'@{"cmd":"get_roster","id":1}\\n@{"cmd":"get_ro', b'ster","id":2}\\n']
+link.drain()
+ring.pieces.append(b'@{"cmd":"get_roster","id":3}\\n')
+link.catch_up()
+print(json.dumps({"after": bytes(wire.out).decode(), "left": len(ring.pieces)}))
+"""
+
+
+def test_a_drain_that_cuts_into_the_links_reading_leaves_the_input_to_it(mpy):
+    """The keypad's interrupt handler drains the input too, between two bytecodes of
+    anything: of a drain or a catch_up as well. It then leaves the input to them, so every
+    request is answered once, in order."""
+    out = json.loads(mpy(CUT_INTO).strip().splitlines()[-1])
+    assert out["left"] == 0
+    replies = [unframe(line) for line in out["after"].encode().splitlines(keepends=True)]
+    assert [(r["id"], r["ok"]) for r in replies] == [(1, True), (2, True), (3, True)]
+
+
+AT_EVERY_TURN = LINK_ON_RING + """
+import asyncio
+
+answered_by_step = []
+
+
+async def busy():
+    for step in range(3):  # a task's steps (a scan, a click): the reader never has its turn
+        answered_by_step.append(len(wire.out))
+        if step == 0:
+            ring.pieces = [b'@{"cmd":"get_roster","id":9}\\n']  # arrives during the step
+        await asyncio.sleep_ms(0)
+
+
+link.take_in_at_every_turn(True)
+asyncio.run(busy())
+link.take_in_at_every_turn(False)
+asyncio.run(busy())  # off: nothing takes the input in
+print(json.dumps({"answered_by_step": answered_by_step, "out": bytes(wire.out).decode()}))
+"""
+
+
+def test_every_turn_between_two_task_steps_takes_the_input_in(mpy):
+    """asyncio queues the reader behind the steps already due; with the link running, the
+    input that came during a step is taken in (and a request it ends answered) at the turn
+    before the next step, whoever's it is."""
+    out = json.loads(mpy(AT_EVERY_TURN).strip().splitlines()[-1])
+    first, second = out["answered_by_step"][:3], out["answered_by_step"][3:]
+    assert first[0] == 0 and first[1] > 0, out
+    assert [unframe(line)["id"] for line in out["out"].encode().splitlines(keepends=True)] == [9]
+    assert second == [first[2]] * 3, "switched off, a turn takes nothing in"

@@ -26,7 +26,8 @@ _held = bytearray(3 * _HELD)  # [mask_lo, mask_hi, how long the state before las
 _held_first = 0
 _held_count = 0
 _ALONE = 10  # ALONE_MS = 40 ms, in the 4 ms units of `lasted`
-_SCAN_READS = 20  # column reads in a whole scan of the firmware's (16, then 4 at rest)
+_SCAN_READS = 12  # column reads in a whole scan of the firmware's with a key down (4 at rest,
+# that key's column once a row, 4 at rest again)
 reads = 0  # keypad column reads since `keys` took its present value (column_read counts them)
 _read_at = 0  # ticks_ms when they made a whole scan's worth
 _READ_WAIT_MS = 250  # ... and the longest a change waits for them
@@ -40,7 +41,7 @@ _reply = bytearray(4)
 on_keys = None  # set by machine: called after the key state changed
 _paced = os.getenv("CROUPIER_SIM_PACED") == "1"
 _spent = 0  # µs spent emulating hardware, not yet reported
-_REPORT_US = 100  # report it in steps this large (one message each)
+_REPORT_US = 20  # report it in steps this large (one message each)
 _PAUSE_US = 2000  # an interval this long had a pause of the pacer in it: not counted
 
 
@@ -214,7 +215,11 @@ def spent(t0):
 
 
 def credit(us):
-    """us of host CPU the chip does not spend, reported as emulation time (paced only)."""
+    """us of host CPU the chip does not spend, reported as emulation time (paced only). The
+    chip's clock runs on the CPU time less the credit the host has (pace.ChipClock): credit
+    not reported yet puts it ahead by factor x that much (2 ms at 100 x 20 µs), so it goes
+    out in small steps. A report's own time is not credited: a send wakes the host's
+    thread, which may take the board's core meanwhile, and that wall time is no CPU of its."""
     global _spent
     _spent += us
     if _spent >= _REPORT_US:
