@@ -16,9 +16,11 @@ FLASH_TIMEOUT = 180
 FAR = 0x300000  # a flash sector no image reaches: erased by the full erase
 
 
-def croupier(*args, cwd=None):
+def croupier(*args, cwd=None, data_home=None):
+    """Run the command; data_home: the user data folder it sees (where its default database is)."""
+    env = None if data_home is None else dict(os.environ, XDG_DATA_HOME=str(data_home))
     proc = subprocess.run([sys.executable, "-m", "croupier.cli", *args], capture_output=True, text=True,
-                          timeout=FLASH_TIMEOUT, stdin=subprocess.DEVNULL, cwd=cwd)
+                          timeout=FLASH_TIMEOUT, stdin=subprocess.DEVNULL, cwd=cwd, env=env)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -210,7 +212,9 @@ def test_a_missing_port_and_a_file_that_is_no_port_get_their_own_message(tmp_pat
     status, _, err = croupier("flash", "--port", str(tmp_path))
     assert status == 1 and "is not a serial device (it is a folder)" in err, err
     forced = croupier("flash", "--port", str(tmp_path / "ttyUSB9"), "--force",
-                      "--micropython", image_file(tmp_path, merged_image()))  # straight to esptool
+                      "--micropython", image_file(tmp_path, merged_image()),  # straight to esptool
+                      data_home=tmp_path / "data")
     assert forced[0] == 1 and forced[2].strip() == ("croupier flash: there is no serial port %s: is the board "
                                                     "plugged in? (`croupier ports` lists the ports)"
                                                     % (tmp_path / "ttyUSB9")), forced
+    assert not (tmp_path / "data").exists(), "no database made (nor its folder) for a board that is not there"

@@ -53,13 +53,16 @@ def check_nothing_at_risk(port, store):
                     "a slow or broken firmware may hold games not synced; pass --force to erase it anyway" % port)
 
 
-def write_micropython(port, image, store, force):
+def write_micropython(port, image, args):
     from croupier.deploy import detect_chip, write_micropython
+    from croupier.link import check_port
 
-    if force:
+    check_port(port)  # a missing port is said before the database is opened, which would create it
+    if args.force:
         print("--force: erasing without checking for games")
     else:
-        print("nothing to lose: %s" % check_nothing_at_risk(port, store))  # asked while the firmware runs
+        with open_store(args) as store:  # asked while the firmware runs
+            print("nothing to lose: %s" % check_nothing_at_risk(port, store))
     chip = detect_chip(port)  # an ESP32 in its ROM bootloader, before anything is erased
     with progress_bar("erasing and writing MicroPython (esptool)", total=1) as update:
         write_micropython(port, image)
@@ -96,8 +99,7 @@ def run(args):
     manifest = read_manifest(staging)
     with board_port(args.port) as port:
         if image is not None:
-            with open_store(args) as store:
-                write_micropython(port, image, store, args.force)
+            write_micropython(port, image, args)
         check_micropython(port, staging, just_written=image is not None)
         with progress_bar("copying firmware files") as update:
             report = deploy(port, staging, manifest, progress=lambda kind, done, total: update(done, total))
