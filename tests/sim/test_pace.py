@@ -2,6 +2,7 @@
 pystone, the serial line at 115200 baud into a 388-byte receive buffer, the overflow count."""
 import contextlib
 import os
+import struct
 import subprocess
 import sys
 import time
@@ -10,7 +11,7 @@ import pytest
 import serial
 
 from croupier.cli import main
-from croupier.sim import SimError, VirtualBoard, pace, pacer, pystone
+from croupier.sim import SimError, VirtualBoard, channel, pace, pacer, pystone
 from croupier.sim.board import LOOK_AHEAD
 from croupier.sim.pace import ESP32
 from croupier.sim.ui import SimApp
@@ -270,14 +271,61 @@ def test_long_sleeps_get_back_much_of_their_wake_ups_and_no_more(make_board):
     with the host's caches cold: it gets back much of what that costs (the build VM: about
     60 %; the poll's credit alone would be 12 %), never more (it must not be faster than
     the chip)."""
-    vb = make_board(LONG_SLEEPER, pace="esp32")
-    vb.wait_output(b"sleeping\r\n", timeout=30)
+    used, credited = cpu_and_credit(make_board(LONG_SLEEPER, pace="esp32"), b"sleeping\r\n")
+    assert 0.3 * used <= credited <= used, (used, credited)
+
+
+def cpu_and_credit(vb, ready, seconds=3.0):
+    """-> (ns of CPU time the paced board used, ns credited to it) over `seconds`, from
+    half a second after it printed `ready` on."""
+    vb.wait_output(ready, timeout=30)
     time.sleep(0.5)
     throttle = vb.throttle
     used, credited = throttle.cpu_ns, throttle.credited_ns
-    time.sleep(3.0)
-    used, credited = throttle.cpu_ns - used, throttle.credited_ns - credited
-    assert 0.3 * used <= credited <= used, (used, credited)
+    time.sleep(seconds)
+    return throttle.cpu_ns - used, throttle.credited_ns - credited
+
+
+def test_the_record_tells_how_long_a_stretch_was_stopped_from_the_stops_it_keeps():
+    record = pacer.Record.create()
+    try:
+        for began in range(0, 40 * 1000, 1000):  # 40 stops of 400 ns, one each µs
+            record.mark_stopped(began)
+            record.mark_continued(began + 400)
+        assert record.stopped_between(38100, 39300) == (600, 2)  # the end of one, all of the next
+        assert record.stopped_between(39500, 39900) == (0, 0)  # between two stops
+        assert record.stopped_between(0, 40000)[1] == pacer.Record.STOPS_KEPT, "the oldest are gone"
+        record.mark_stopped(40000)  # under way: counted up to the stretch's end
+        assert record.stopped_between(39000, 40250) == (400 + 250, 2)
+    finally:
+        os.close(record.fd)
+
+
+def test_a_stretch_is_placed_on_the_hosts_clock_from_the_low_bits_the_board_sends():
+    ended_us = (7 << 32) + 0xFFFFFFF0  # the low bits wrap just after it ended
+    payload = struct.pack("<II", ended_us & 0xFFFFFFFF, 2500)
+    assert channel.stretch(payload, (ended_us + 100) * 1000) == (ended_us * 1000, 2500000)
+
+
+EMULATOR = """import _sim_channel as ch
+from time import ticks_us
+print("emulating")
+while True:
+    t = ticks_us()
+    for _ in range(%d):  # emulated hardware for about 1 ms: longer than a slice, so stops cut into it
+        pass
+    ch.spent(t)
+"""
+
+
+def test_emulation_that_a_stop_cuts_into_is_credited_its_cpu_time_not_its_wall_time(make_board):
+    """The board reports how long each stretch of emulated hardware lasted; a stretch the
+    pacer stopped the board in lasted far longer than it ran. The host knows the stops:
+    such a stretch is credited less them and a resume's charge each, so what is credited
+    is about the CPU time the emulation took (dropping such stretches left the chip
+    paying for them: a keypad scan that two stops cut into cost it 40 ms)."""
+    used, credited = cpu_and_credit(make_board(EMULATOR % 20000, pace="esp32"), b"emulating\r\n")
+    assert 0.6 * used <= credited <= 1.1 * used, (used, credited)  # 0.89-0.95 here; none credited before
 
 
 def test_the_cpu_reading_never_undercounts_and_is_exact_once_stopped():

@@ -725,6 +725,8 @@ class VirtualBoard:
             self.formats += 1
         elif kind == channel.EMULATED and self.throttle:
             self.throttle.credit(length * 1000)
+        elif kind == channel.EMULATED_ACROSS_STOPS and self.throttle:
+            self.throttle.credit_across_stops(*channel.stretch(payload, time.monotonic_ns()))
 
     def _send(self, message: bytes) -> bool:
         """-> False when the board has not taken the message within SIDE_DEADLINE s."""

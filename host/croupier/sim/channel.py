@@ -18,6 +18,8 @@ POWER_CUT = ord("X")  # the armed power cut is due: stop the interpreter now
 RESET = ord("H")  # machine.reset()
 RTC_SET = ord("D")  # payload: the RTC's offset from the host clock, ASCII seconds
 EMULATED = ord("E")  # len: µs the board spent in emulated hardware (credited to a paced board)
+EMULATED_ACROSS_STOPS = ord("e")  # payload: u32 when such a stretch that a stop cut into ended
+# (ticks_us, its low 32 bits), u32 how long it lasted (µs)
 
 # host -> board
 KEYS = ord("K")
@@ -69,3 +71,12 @@ def reply(status: int, payload: bytes = b"") -> bytes:
 def tone(payload: bytes):
     """-> (freq, duty_u16)."""
     return struct.unpack("<IH", payload)
+
+
+def stretch(payload: bytes, now_ns: int):
+    """An EMULATED_ACROSS_STOPS payload, sent shortly before now_ns -> (when the stretch
+    ended, how long it lasted), in monotonic ns: the board's ticks_us is the host's
+    monotonic clock in µs, whose low 32 bits it sends."""
+    ended_low, lasted = struct.unpack("<II", payload)
+    now_us = now_ns // 1000
+    return (now_us - ((now_us - ended_low) & 0xFFFFFFFF)) * 1000, lasted * 1000

@@ -29,6 +29,16 @@ from croupier.sim.pacer import PERIOD, Hold, Record, cpu_clock, runnable, state
 # lost up to 340 of 3,000 (tests/bench/bench_line_reader.py; none in 12 runs with one).
 CHIP_SLACK = PERIOD
 
+# A stretch of emulated hardware that a pacer stop cut into is credited less the stops and
+# less RESUME_CHARGE for each: what of a resume the host charges to the interpreter's CPU
+# time (tests/bench/bench_resume.py: about 50 µs), which the gauge's factor takes in, as it
+# does in the board's own code. It is credited CREDIT_ACROSS_STOPS at most: what a stretch
+# without a stop may be (_sim_channel._PAUSE_US). Such stretches are slow: a board's first
+# pin read after a resume took 100-200 µs of host CPU, most of its slice, and uncredited, a
+# keypad scan that two stops cut into cost the chip 40 ms.
+RESUME_CHARGE = 50000  # ns
+CREDIT_ACROSS_STOPS = 2000000  # ns
+
 # How many times slower than this host's unix port the ESP32 runs bytecode.
 # micropython-pystone-lowmem on the unix port, unpaced, scores ~260,000 pystones per second of
 # the interpreter's CPU time on the 2-core build machine; public ESP32 (240 MHz) figures are
@@ -274,3 +284,12 @@ class Throttle:
         """CPU time the board spent in emulated hardware: it does not count against the budget."""
         with self._offered:
             self.record.fields[Record.CREDIT_OFFERED] += ns
+
+    def credit_across_stops(self, ended_ns, lasted_ns):
+        """A stretch of emulated hardware that ended at ended_ns (monotonic) and lasted
+        lasted_ns, during which the pacer stopped the board: credited less the stops and
+        their RESUME_CHARGE, up to CREDIT_ACROSS_STOPS. A stretch with no stop in it went to
+        sleep or waited for a core: no CPU time, nothing credited."""
+        stopped, stops = self.record.stopped_between(ended_ns - lasted_ns, ended_ns)
+        if stops:
+            self.credit(min(max(0, lasted_ns - stopped - stops * RESUME_CHARGE), CREDIT_ACROSS_STOPS))

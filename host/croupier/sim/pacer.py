@@ -69,9 +69,12 @@ class Record:
     written by one side only (the stop's pair by whoever holds the lock: the pacer, or the
     host in Throttle.held()); a reader of the pair retries while SEQ is odd or moved. The
     credit is the host's (CREDIT_OFFERED: the emulation's own time, as the board reports it)
-    and the pacer's (WOKEN: the host's wake-ups), each counted where it is known first."""
+    and the pacer's (WOKEN: the host's wake-ups), each counted where it is known first. The
+    last STOPS_KEPT stops are kept too, for stopped_between()."""
 
-    SEQ, STOPPED_TOTAL, STOPPED_SINCE, CREDIT_OFFERED, WOKEN, SLICES, REALTIME, BUDGET, FACTOR = range(9)
+    SEQ, STOPPED_TOTAL, STOPPED_SINCE, CREDIT_OFFERED, WOKEN, SLICES, REALTIME, BUDGET, FACTOR, STOPS = range(10)
+    STOP_LOG = 10  # from this field on, the last STOPS_KEPT stops: [began, ended] (monotonic ns) each
+    STOPS_KEPT = 32  # 0.6 s of a busy board's stops at least: far longer than the stretches asked about
     FACTOR_SCALE = 1000  # the factor, in thousandths
     SIZE = mmap.PAGESIZE
 
@@ -105,13 +108,33 @@ class Record:
         f = self.fields
         since = f[self.STOPPED_SINCE]
         if since >= 0:
-            self._write_pair(f[self.STOPPED_TOTAL] + now - since, -1)
+            self._write_pair(f[self.STOPPED_TOTAL] + now - since, -1, ended=(since, now))
 
-    def _write_pair(self, total, since):
+    def _write_pair(self, total, since, ended=None):
         f = self.fields
         f[self.SEQ] += 1
         f[self.STOPPED_TOTAL], f[self.STOPPED_SINCE] = total, since
+        if ended is not None:
+            slot = self.STOP_LOG + 2 * (f[self.STOPS] % self.STOPS_KEPT)
+            f[slot], f[slot + 1] = ended
+            f[self.STOPS] += 1
         f[self.SEQ] += 1
+
+    def stopped_between(self, t0, t1):
+        """-> (ns the process was held stopped between monotonic_ns t0 and t1, how many
+        stops that was), from the stops kept and the one under way."""
+        f = self.fields
+        while True:
+            seq = f[self.SEQ]
+            kept = min(f[self.STOPS], self.STOPS_KEPT)
+            stops = [(f[self.STOP_LOG + 2 * i], f[self.STOP_LOG + 2 * i + 1]) for i in range(kept)]
+            since = f[self.STOPPED_SINCE]
+            if not seq & 1 and f[self.SEQ] == seq:
+                break
+        if since >= 0:
+            stops.append((since, t1))
+        overlaps = [min(ended, t1) - max(began, t0) for began, ended in stops]
+        return sum(o for o in overlaps if o > 0), sum(1 for o in overlaps if o > 0)
 
     @property
     def factor(self):

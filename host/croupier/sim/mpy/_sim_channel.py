@@ -42,7 +42,8 @@ on_keys = None  # set by machine: called after the key state changed
 _paced = os.getenv("CROUPIER_SIM_PACED") == "1"
 _spent = 0  # µs spent emulating hardware, not yet reported
 _REPORT_US = 20  # report it in steps this large (one message each)
-_PAUSE_US = 2000  # an interval this long had a pause of the pacer in it: not counted
+_PAUSE_US = 2000  # an interval this long had a stop of the pacer in it: the host takes them out
+_stretch = bytearray(8)  # 'e': [when it ended (ticks_us, low 32 bits), how long (µs)], u32 each
 
 
 def connect(path):
@@ -206,12 +207,19 @@ def _read_exact(buf):
 def spent(t0):
     """The time since t0 (ticks_us) went into emulating hardware: C code or silicon on a
     chip, Python here. A paced board reports it, and the pacer gives it back to the CPU
-    budget ('E', the µs in the length field)."""
+    budget ('E', the µs in the length field). A long one had a stop of the pacer's in it (or
+    a sleep), which only the host knows: it goes out on its own ('e'), for the host to take
+    the stops out of it."""
     if not _paced:
         return
-    d = ticks_diff(ticks_us(), t0)
+    t1 = ticks_us()
+    d = ticks_diff(t1, t0)
     if d < _PAUSE_US:
         credit(d)
+        return
+    struct.pack_into("<II", _stretch, 0, t1 & 0xFFFFFFFF, d if d < 0xFFFFFFFF else 0xFFFFFFFF)
+    send(101, 0, 8)
+    write(_stretch)
 
 
 def credit(us):
