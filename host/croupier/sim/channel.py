@@ -18,8 +18,8 @@ POWER_CUT = ord("X")  # the armed power cut is due: stop the interpreter now
 RESET = ord("H")  # machine.reset()
 RTC_SET = ord("D")  # payload: the RTC's offset from the host clock, ASCII seconds
 EMULATED = ord("E")  # len: µs the board spent in emulated hardware (credited to a paced board)
-EMULATED_ACROSS_STOPS = ord("e")  # payload: u32 when such a stretch that a stop cut into ended
-# (ticks_us, its low 32 bits), u32 how long it lasted (µs)
+EMULATED_ACROSS_STOPS = ord("e")  # emulated hardware that a pacer stop cut into; payload: u32
+# when it ended (ticks_us, its low 32 bits), u32 how long it lasted (µs)
 
 # host -> board
 KEYS = ord("K")

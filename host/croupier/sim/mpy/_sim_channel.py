@@ -217,8 +217,8 @@ def spent(t0):
     if d < _PAUSE_US:
         credit(d)
         return
-    struct.pack_into("<II", _stretch, 0, t1 & 0xFFFFFFFF, d if d < 0xFFFFFFFF else 0xFFFFFFFF)
-    send(101, 0, 8)
+    struct.pack_into("<II", _stretch, 0, t1 & 0xFFFFFFFF, min(d, 0xFFFFFFFF))
+    send(101, 0, 8)  # 'e'
     write(_stretch)
 
 
