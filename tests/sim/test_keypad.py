@@ -117,6 +117,7 @@ rows = [Pin(n, Pin.OPEN_DRAIN, value=0) for n in (32, 33, 25, 26)]
 cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in (27, 14, 4, 18)]
 READS = %d  # column reads each interrupt makes
 STRETCH = %d  # ms the first one stops halfway through them (the pacer stopping a scan)
+LAST = %d  # the edge whose time since the one before is printed
 edges = []
 
 def edge(pin):
@@ -128,18 +129,23 @@ def edge(pin):
 
 cols[0].irq(edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
 print("armed")
-while len(edges) < 2:
+while len(edges) <= LAST:
     machine.idle()  # takes in key changes, reads no pin
-print("down for %%d ms." %% time.ticks_diff(edges[1], edges[0]))
+print("for %%d ms." %% time.ticks_diff(edges[LAST], edges[LAST - 1]))
 """
+
+
+def edge_gap(board):
+    """ms between the two edges a board running EDGES prints."""
+    text = board.wait_output(b" ms.\r\n", timeout=10)
+    return int(text[text.rindex(b"for ") + 4:text.rindex(b" ms.")])
 
 
 def tap_as_read(board):
     """Tap "1" for 30 ms on a board running EDGES: -> how long its interrupts saw it down (ms)."""
     board.wait_output(b"armed")
     board.press("1", ms=30)
-    text = board.wait_output(b" ms.\r\n", timeout=10)
-    return int(text[text.rindex(b"down for ") + 9:text.rindex(b" ms.")])
+    return edge_gap(board)
 
 
 @pytest.mark.parametrize("reads", [1, 20])
@@ -148,7 +154,7 @@ def test_a_tap_stays_until_the_board_has_read_it_as_a_scan_would(make_board, rea
     as many column reads as a whole scan of the firmware's makes (or 250 ms): a press taken
     in just before a stop of the pacer is still there for the board to read. A board that
     reads it at once sees the press for its own length (30 ms here)."""
-    down_ms = tap_as_read(make_board(main=EDGES % (reads, 0)))
+    down_ms = tap_as_read(make_board(main=EDGES % (reads, 0, 1)))
     if reads == 1:
         assert down_ms >= 240, "released before the board had read the press"
     else:
@@ -159,4 +165,87 @@ def test_a_tap_a_stretched_scan_read_stays_for_its_length_after_that_scan(make_b
     """The board is stopped halfway through the scan that reads a tap (100 ms, longer than
     the tap): the release still waits until the tap has been shown for its length (30 ms)
     after the scan, so the firmware's next scans see it as a chip's scans would."""
-    assert tap_as_read(make_board(main=EDGES % (20, 100))) >= 28
+    assert tap_as_read(make_board(main=EDGES % (20, 100, 1))) >= 28
+
+
+READING_THE_CONSOLE = """
+import time
+from machine import Pin
+from _sim_stdio import console_read
+rows = [Pin(n, Pin.OPEN_DRAIN, value=0) for n in (32, 33, 25, 26)]
+cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in (27, 14, 4, 18)]
+edges = []
+
+def edge(pin):
+    for _ in range(12):  # a whole scan's column reads
+        pin.value()
+    edges.append(pin.value())
+
+cols[0].irq(edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
+print("armed")
+while len(edges) < 2:
+    console_read(64)  # the board reads its serial input and touches no pin
+    time.sleep_ms(5)
+print("edges %s." % edges)
+"""
+
+
+def test_a_board_that_only_reads_its_console_still_gets_its_pin_interrupts(make_board):
+    """While a request arrives the firmware holds its scans and reads only the console: a
+    chip's pin interrupts still come then, so the board's serial reads take key changes in."""
+    board = make_board(main=READING_THE_CONSOLE)
+    board.wait_output(b"armed")
+    board.press("1", ms=100)
+    text = board.wait_output(b"].\r\n", timeout=10)
+    assert text[text.rindex(b"edges "):].startswith(b"edges [0, 1]")
+
+
+BURST = """
+import time, machine
+from machine import Pin
+rows = [Pin(n, Pin.OPEN_DRAIN, value=0) for n in (32, 33, 25, 26)]
+cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in (27, 14, 4, 18)]
+seen = []
+
+def edge(pin):
+    for _ in range(12):  # a whole scan's column reads: each takes key changes in
+        pin.value()
+    seen.append(pin.value())
+
+cols[0].irq(edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
+print("armed")
+time.sleep_ms(3000)  # busy: the burst arrives all at once
+start = time.ticks_ms()
+while time.ticks_diff(time.ticks_ms(), start) < 15000:
+    machine.idle()
+print("seen %s." % "".join(str(level) for level in seen))
+"""
+
+
+TAPS = 40
+
+
+def test_a_burst_of_key_changes_is_shown_in_the_order_it_came(make_board):
+    """Twelve taps arrive at once; the interrupt handlers their changes schedule read pins,
+    which take key changes in again: each change is still shown once, in order, so the
+    handlers see the key go down and up twelve times and end up."""
+    board = make_board(main=BURST)
+    board.wait_output(b"armed")
+    for _ in range(TAPS):
+        board.press("1", ms=30, gap=30)
+    text = board.wait_output(b".\r\n", timeout=40)
+    seen = text[text.rindex(b"seen ") + 5:text.rindex(b".\r\n")].decode()
+    assert seen.endswith("1")
+    assert seen.count("01") >= TAPS - 1, seen
+
+
+
+def test_a_release_read_by_a_scan_at_rest_is_not_held_back(make_board):
+    """With every key up a whole scan of the firmware's reads each column twice (8 reads):
+    once an interrupt's scan has read the release, the next press comes when the key was
+    really up (60 ms here), not after the 250 ms a state nobody read waits for."""
+    board = make_board(main=EDGES % (8, 0, 2))
+    board.wait_output(b"armed")
+    board.press("1", ms=60, gap=60)
+    board.press("1", ms=60, gap=60)
+    assert edge_gap(board) < 200

@@ -28,6 +28,7 @@ _held_count = 0
 _ALONE = 10  # ALONE_MS = 40 ms, in the 4 ms units of `lasted`
 _SCAN_READS = 12  # column reads in a whole scan of the firmware's with a key down (4 at rest,
 # that key's column once a row, 4 at rest again)
+_REST_READS = 8  # ... and with every key up (4 at rest, 4 again)
 reads = 0  # keypad column reads since `keys` took its present value (column_read counts them)
 _read_at = 0  # ticks_ms when they made a whole scan's worth
 _READ_WAIT_MS = 250  # ... and the longest a change waits for them
@@ -105,8 +106,12 @@ def column_read():
     marks when the present state was first read as a scan reads it."""
     global reads, _read_at
     reads += 1
-    if reads == _SCAN_READS:
+    if reads == _scan_reads():
         _read_at = ticks_ms()
+
+
+def _scan_reads():
+    return _SCAN_READS if keys else _REST_READS
 
 
 def held_ms():
@@ -118,7 +123,7 @@ def held_ms():
     lasted = _held[_held_first * 3 + 2] * 4
     if on_keys is None:  # nobody takes the keypad's interrupts: no scan to wait for
         due = lasted - shown
-    elif reads >= _SCAN_READS:
+    elif reads >= _scan_reads():
         due = lasted - ticks_diff(now, _read_at)
     else:  # not read yet: until it is, or for _READ_WAIT_MS at most
         due = max(lasted, _READ_WAIT_MS) - shown
@@ -130,8 +135,17 @@ def _show_due():
         _show_held()
 
 
+_polling = False  # poll() or request() is taking changes in: the pin interrupt handlers
+# that a shown change schedules run at MicroPython's next pending check, inside them, and
+# their pin reads must not take changes in again (on a chip they run after the C call)
+
+
 def poll():
     """Apply whatever the supervisor sent; never blocks, never allocates."""
+    global _polling
+    if _polling:
+        return
+    _polling = True
     while True:
         try:
             n = _sock.readinto(_inbox)
@@ -143,6 +157,7 @@ def poll():
             raise SystemExit  # the supervisor is gone: end this interpreter
         _apply(_inbox, n)
     _show_due()
+    _polling = False  # (an exception here ends the interpreter: nothing to restore)
 
 
 def send(kind, arg, payload_len):
@@ -179,8 +194,10 @@ def _try_write(buf):
 def request(kind, arg, count, out):
     """Ask for `count` bytes (a header without payload) and wait for the 'R' reply: its
     payload goes into out. -> its status byte (0: acknowledged)."""
+    global _polling
     send(kind, arg, count)
     _sock.setblocking(True)
+    polling, _polling = _polling, True
     try:
         while True:
             _read_exact(_reply)
@@ -192,6 +209,7 @@ def request(kind, arg, count, out):
             _apply(_reply, 4)
     finally:
         _sock.setblocking(False)
+        _polling = polling
 
 
 def _read_exact(buf):

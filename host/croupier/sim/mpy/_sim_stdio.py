@@ -52,7 +52,12 @@ def console_read(limit):
     """The ESP32 board's console_read (firmware/boards/esp32.py): some of the bytes waiting,
     at most limit, never blocking. Here it is one read of the console's non-blocking
     descriptor: a system call of a few µs for the lot, where the chip's C readline spends
-    about as long taking them off its ring."""
+    about as long taking them off its ring. Key changes come in first: while a request
+    arrives the firmware holds its scans and reads only this, and a chip's pin interrupts
+    still come then."""
+    t = ticks_us()
+    ch.poll()
+    ch.spent(t)
     return waiting_input().read(limit) or b""
 
 
