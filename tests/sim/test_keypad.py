@@ -226,9 +226,9 @@ TAPS = 40
 
 
 def test_a_burst_of_key_changes_is_shown_in_the_order_it_came(make_board):
-    """Twelve taps arrive at once; the interrupt handlers their changes schedule read pins,
-    which take key changes in again: each change is still shown once, in order, so the
-    handlers see the key go down and up twelve times and end up."""
+    """TAPS taps reach a busy board at once; the interrupt handlers their changes schedule
+    read pins, inside the emulation taking the changes in: each change is still shown
+    once, in order, so the handlers see the key go down and up each time and end up."""
     board = make_board(main=BURST)
     board.wait_output(b"armed")
     for _ in range(TAPS):
@@ -237,7 +237,6 @@ def test_a_burst_of_key_changes_is_shown_in_the_order_it_came(make_board):
     seen = text[text.rindex(b"seen ") + 5:text.rindex(b".\r\n")].decode()
     assert seen.endswith("1")
     assert seen.count("01") >= TAPS - 1, seen
-
 
 
 def test_a_release_read_by_a_scan_at_rest_is_not_held_back(make_board):
