@@ -160,6 +160,14 @@ def poll():
     _polling = False  # (an exception here ends the interpreter: nothing to restore)
 
 
+def take_in():
+    """poll(), its time credited as emulated hardware's: a board's wait, idle or console
+    read taking the key changes in, where a chip's interrupt would come."""
+    t = ticks_us()
+    poll()
+    spent(t)
+
+
 def send(kind, arg, payload_len):
     _head[0] = kind
     _head[1] = arg

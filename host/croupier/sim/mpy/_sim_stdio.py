@@ -55,9 +55,7 @@ def console_read(limit):
     about as long taking them off its ring. Key changes come in first: while a request
     arrives the firmware holds its scans and reads only this, and a chip's pin interrupts
     still come then."""
-    t = ticks_us()
-    ch.poll()
-    ch.spent(t)
+    ch.take_in()
     return waiting_input().read(limit) or b""
 
 

@@ -6,7 +6,7 @@
 # that socket instead, takes the changes in (machine schedules the IRQ handlers they
 # trigger), runs the handlers and goes back to sleep unless one of them set the flag. Then,
 # paced, the host's price of waking from a long sleep (below).
-from time import ticks_diff, ticks_ms, ticks_us
+from time import ticks_diff, ticks_ms
 
 import _sim_channel as ch
 
@@ -43,9 +43,7 @@ class ThreadSafeFlag:
 
     async def wait(self):
         while True:
-            t = ticks_us()
-            ch.poll()
-            ch.spent(t)
+            ch.take_in()
             _run_scheduled()
             if self.state:
                 break

@@ -422,9 +422,7 @@ def freq(hz=None):
 
 
 def idle():
-    t = ticks_us()
-    _ch.poll()
-    _ch.spent(t)
+    _ch.take_in()
 
 
 def lightsleep(time_ms=None):
