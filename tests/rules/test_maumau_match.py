@@ -311,6 +311,17 @@ def test_match_leave_between_rounds_is_struck_from_the_score_list():
     assert h.state()["over"] and h.state()["winners"] == [0]
 
 
+def test_match_a_player_leaving_after_a_round_leaves_their_cards_on_the_table():
+    g = down_to_two(["Qd", "Qc"])
+    play(g, "mau Qd draw Qc join:Dee")
+    left = hand(g, 1)
+    assert left and accounted(g.state()) == whole_deck()
+    g.play("leave:1")
+    s = g.state()
+    assert hand(g, 1) == [] and s["pile"][:len(left)] == left  # under the discard pile
+    assert accounted(s) == whole_deck()
+
+
 def drain(g):
     """Both players draw until the stock is empty; the effects of the last draw."""
     effects = None

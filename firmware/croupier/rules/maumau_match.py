@@ -426,6 +426,9 @@ class Game(Seated):
         self.lost.append(0)
 
     def _seat_emptied(self, seat):
+        # the hand the round left goes under the discard pile: all 104 cards stay on the
+        # table until the next deal gathers them
+        self.pile[:0] = self.hands[seat]
         self.hands[seat] = []
 
     # --- a sandbox's moves (see imagine): unchecked, taken from _moves() ---------------
