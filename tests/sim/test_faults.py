@@ -2,7 +2,7 @@
 import pytest
 import serial
 
-from croupier.sim.line import Early, Line
+from croupier.sim.line import Early, Line, Outbox
 
 
 def test_line_without_faults_passes_everything_at_once():
@@ -91,6 +91,20 @@ def test_a_line_with_a_lead_gives_bytes_that_long_before_they_are_due():
     assert early.not_due(10.0) == 16 and early.not_due(10.055) == 11
     assert early.not_due(10.11) == 5 and early.pending()
     assert early.not_due(10.16) == 0 and not early.pending()  # all due: forgotten
+
+
+def test_a_board_ahead_of_the_host_sends_its_output_when_its_clock_wrote_it():
+    """A paced board runs a period's work in a burst, its clock ahead of the host's: what it
+    writes leaves it at the chip's time, in order, so a host's answer cannot reach the chip
+    before the chip sent what it answers."""
+    outbox = Outbox()
+    assert outbox.put(b"boot", 9.99, 10.0) == b"boot" and not outbox.pending()  # not ahead
+    assert outbox.put(b"reply", 10.03, 10.0) == b""  # 30 ms ahead
+    assert outbox.put(b"+event", 10.0, 10.01) == b""  # written later: leaves after the reply
+    assert outbox.wait(10.01) == pytest.approx(0.02)
+    assert outbox.due(10.02) == b""
+    assert outbox.due(10.03) == b"reply+event" and not outbox.pending()
+    assert outbox.wait(10.03) is None
 
 
 def test_bad_fault_settings_are_refused():

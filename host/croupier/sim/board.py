@@ -28,7 +28,7 @@ from pathlib import Path
 from croupier.paths import hardware_dir
 from croupier.sim import channel, flash, pace as paces, ptys, pystone, toolchain
 from croupier.sim.ds3231 import DS3231, cell_of
-from croupier.sim.line import LATE_AFTER, Early, Line
+from croupier.sim.line import LATE_AFTER, Early, Line, Outbox
 from croupier.sim.oled import SSD1306
 
 SIM_HEAP = 48 * 1024  # heap for the emulation's own modules, held back from the firmware
@@ -125,6 +125,7 @@ class VirtualBoard:
                               slack=(LATE_AFTER, paces.CHIP_SLACK) if self.pace else (LATE_AFTER,),
                               lead=LOOK_AHEAD if self.pace else 0.0)
         self._to_host = Line(slack=(float("inf"),))  # the host's end buffers: bytes the relay came late to arrive at once
+        self._outbox = Outbox()  # paced: output the chip's clock has not written yet
         self._rx_room = self.pace.rx_buffer if self.pace else RX_BUFFER
         self.faults()  # a paced board's line runs at the chip's baud rate
         self._last_interrupt = 0.0
@@ -347,7 +348,7 @@ class VirtualBoard:
 
     def wait_sent(self, timeout=10.0):
         """Wait until everything the board printed has crossed the line to the serial port."""
-        self._wait(lambda: not self._to_host.pending() and not self._unsent, timeout,
+        self._wait(lambda: not (self._outbox.pending() or self._to_host.pending() or self._unsent), timeout,
                    lambda: "board output still on its way to the port (%d bytes)" % len(self._unsent))
 
     def wait_delivered(self, timeout=60.0):
@@ -515,6 +516,7 @@ class VirtualBoard:
                 self._flush_rx()
             if self.pace and (self._early.pending() or self._rx):
                 self._settle_rx(line_in_now[1])
+        self._to_host.push(self._outbox.due(now))
         self._unsent += self._to_host.take(now)
         if self._unsent:
             try:
@@ -525,7 +527,8 @@ class VirtualBoard:
             except BlockingIOError:
                 del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
         waits = [w and max(w, LINE_TICK) for w in (self._to_board.wait(*line_in_now) if self._ready else None,
-                                                    self._to_host.wait(now)) if w is not None]
+                                                    self._to_host.wait(now), self._outbox.wait(now))
+                 if w is not None]
         if self._unsent or self._rx:
             waits.append(0.01)  # a reader is behind: retry soon
         if self._early.pending():
@@ -658,8 +661,19 @@ class VirtualBoard:
             cut = len(self._output) - OUTPUT_KEPT
             del self._output[:cut]
             self._output_base += cut
-        self._to_host.push(data)
+        self._to_serial(data)
         self._emit("output", data)
+
+    def _to_serial(self, data):
+        """Output onto the line to the serial port; paced, not before the chip's clock
+        wrote it (line.Outbox)."""
+        now = time.monotonic()
+        chip = self.pace and self.throttle and self.throttle.chip
+        try:
+            written = chip.read() / 1e9 if chip else now
+        except OSError:  # the interpreter is going away
+            written = now
+        self._to_host.push(self._outbox.put(data, written, now))
 
     def _on_accept(self):
         conn, _ = self._listener.accept()

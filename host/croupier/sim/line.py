@@ -43,6 +43,8 @@ class Line:
         return None if self.baud is None else 10.0 / self.baud
 
     def push(self, data: bytes):
+        if not data:
+            return
         if not self._queue:
             self._idle = True
         if not (self.drop or self.corrupt):
@@ -131,3 +133,36 @@ class Early:
             due = 0 if now < first else int((now - first) / per_byte + 1e-9) + 1
             waiting += count - min(count, due)
         return waiting
+
+
+class Outbox:
+    """Output of a board whose clock may run ahead of the host's (a paced board's burst of
+    work), on its way to the line out: each piece goes onto the line once the host's clock
+    reaches the chip's time of writing it, in order. A host answering it sooner would reach
+    the chip before the chip, by its own clock, had sent what the host answers."""
+
+    def __init__(self):
+        self._pieces = collections.deque()  # (s on the host's clock it leaves at, bytes)
+
+    def put(self, data, leaves, now):
+        """data written at chip time `leaves` (s), the host's clock at `now`. -> what leaves
+        now: data, or b"" while it (or output before it) waits."""
+        if not self._pieces and leaves <= now:
+            return data
+        self._pieces.append((leaves, data))
+        return b""
+
+    def due(self, now) -> bytes:
+        """What leaves by `now`, in the order it was written."""
+        out = bytearray()
+        pieces = self._pieces
+        while pieces and pieces[0][0] <= now:
+            out += pieces.popleft()[1]
+        return bytes(out)
+
+    def wait(self, now):
+        """Seconds until more leaves; None when nothing waits."""
+        return max(0.0, self._pieces[0][0] - now) if self._pieces else None
+
+    def pending(self) -> bool:
+        return bool(self._pieces)
