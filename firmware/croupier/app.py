@@ -125,26 +125,38 @@ class App:
         scanning.cancel()
 
     async def _keys(self, link):
+        keypad, step = self.keypad, self._next_key  # bound once: in_a_lull finds it by ==
         while True:
-            k, hold = await self.keypad.get()
-            await link.quiet()  # a request arriving first: the key waits in order
-            try:
-                self.ui.key(k, hold)
-            except Exception as e:  # a UI bug: report it, then carry on from the journal
-                self.crash(e)
-                self.failed.set()
-            link.catch_up()  # a request that began during the key's work
+            await keypad.waiting()
+            await link.in_a_lull(step)
+
+    def _next_key(self):
+        """Handle the next key waiting; -> whether another one waits."""
+        key = self.keypad.take()
+        if key is None:
+            return False
+        k, hold = key
+        try:
+            self.ui.key(k, hold)
+        except Exception as e:  # a UI bug: report it, then carry on from the journal
+            self.crash(e)
+            self.failed.set()
+            return False
+        return self.keypad.queued()
 
     async def _refresh(self, link):
         counted = False  # tried once: a full flash would refuse it at every frame
-        while True:
-            await self.redraw.wait()
-            await link.quiet()
+
+        def frame():
             self.redraw.clear()
             self.ui.draw(self.display)
             link.drain()
             self.display.show()  # sends only the pages that changed, draining the input between
-            link.catch_up()
+            return False  # one step
+
+        while True:
+            await self.redraw.wait()
+            await link.in_a_lull(frame)
             self.up = True
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now

@@ -115,9 +115,23 @@ class Keypad:
 
     async def get(self):
         """The next key as (logical name, hold)."""
-        while not self._count:
+        await self.waiting()
+        return self.take()
+
+    async def waiting(self):
+        """Until a key waits in the queue."""
+        while not self.queued():
             self._ready.clear()
             await self._ready.wait()
+
+    def queued(self):
+        """Whether a key waits in the queue."""
+        return self._count > 0
+
+    def take(self):
+        """The next key as (logical name, hold); None when none waits."""
+        if not self.queued():
+            return None
         slot = self._head
         self._head = (slot + 1) % RING
         self._count -= 1

@@ -4,9 +4,9 @@
 # hundred (the ESP32's UART FIFO and stdin ring), so input read a byte per wake-up would be
 # lost at line rate. The board's console_read takes them at C speed (a Python loop of
 # one-byte reads is slower than the line on an ESP32). They go into one preallocated line
-# buffer, so garbage of any length costs no memory. While a request is
-# arriving, the app holds back key handling and redraws (quiet()): they take longer than the
-# receive buffer lasts. Every reply and event goes out as canonical JSON with its CRC-32:
+# buffer, so garbage of any length costs no memory. A key's handling and a redraw take
+# longer than the receive buffer lasts: the app does them in a lull (in_a_lull()), where no
+# request can be arriving. Every reply and event goes out as canonical JSON with its CRC-32:
 # 7-bit ASCII that never holds Ctrl-C or Ctrl-D.
 from micropython import const
 import asyncio
@@ -33,6 +33,8 @@ READ_CHUNK = const(128)  # most bytes one console read takes (the port allocates
 HELD_MAX = const(1088)  # input drain() can hold: a longest request and a bit
 TALK_MS = const(1000)  # a request answered this recently: the host is talking
 PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
+HOST_TURN_MS = const(200)  # no request this long after an answer: the host has fallen silent
+LULL_MS = const(250)  # most a lull's work keeps a host waiting for its answer
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
 # command -> (required arguments, optional arguments); its handler is Link._<command>.
@@ -175,6 +177,8 @@ class Link:
         self._events_due = asyncio.Event()
         self._in_request = False
         self._after_answer = None  # work a request leaves for after its answer is out (ack)
+        self._lull_steps = []  # in_a_lull()'s work, waiting for a lull
+        self._lulled = asyncio.Event()  # ... a lull ran them
         controller.subscribe(self._on_play)
 
     # -- wire -------------------------------------------------------------------------
@@ -389,6 +393,61 @@ class Link:
             await asyncio.sleep_ms(left)
             self.catch_up()
 
+    async def in_a_lull(self, step):
+        """Run step() (long work: a key's, whose journal write may erase a flash sector,
+        45 ms on the chip, or a frame's) until it returns False, where no request can be
+        arriving meanwhile: such work outlasts the receive buffer. Right away while no host
+        talks; else just before the next request is handled, while its host waits for the
+        answer (a host sends its next request soon after an answer, often while the work
+        would still run), or once the host has been silent for HOST_TURN_MS. Steps waiting
+        together run in the order they came. They stop early when input comes, or after
+        LULL_MS: the rest wait for the next lull."""
+        steps, lulled = self._lull_steps, self._lulled
+        steps.append(step)
+        try:
+            while step in steps:
+                await self.quiet()
+                if step not in steps:
+                    break  # a request that ended meanwhile had it done first
+                left = self._host_turn_left()
+                if left <= 0:
+                    self._lull()
+                    self.catch_up()  # what came during the last step
+                    break
+                lulled.clear()
+                try:
+                    await asyncio.wait_for_ms(lulled.wait(), left)
+                except asyncio.TimeoutError:
+                    pass
+        finally:
+            if step in steps:  # cancelled
+                steps.remove(step)
+
+    def _host_turn_left(self):
+        """ms until a host that has not sent a request since the last answer is silent."""
+        at = self._answered_at
+        return 0 if at is None else HOST_TURN_MS - time.ticks_diff(time.ticks_ms(), at)
+
+    def _lull(self):
+        steps, began = self._lull_steps, time.ticks_ms()
+        try:
+            while steps:
+                step = steps.pop(0)
+                while (step() and not self._input_waiting()
+                       and time.ticks_diff(time.ticks_ms(), began) < LULL_MS):
+                    pass
+        finally:
+            self._lulled.set()
+
+    def _input_waiting(self):
+        """Whether input waits, moved aside (drain) or in the receive ring."""
+        self.drain()
+        if self._held_n:
+            return True
+        for _ in self._ready(0):
+            return True
+        return False
+
     def feed(self, line):
         """Handle one input line (bytes without the newline); None for an over-long line."""
         if line is None:
@@ -398,6 +457,9 @@ class Link:
             return
         if line[0] != 64:
             return  # not protocol
+        if self._lull_steps:  # the host waits for the answer: nothing arrives
+            self._lull()
+            self._send_events()  # the work's, in the same lull
         rid = None
         self._in_request = True
         try:
@@ -575,6 +637,7 @@ class Link:
     def _send_events(self):
         events = self._events
         while events:
+            self.drain()  # an event takes a while to write
             seq, state, effects = events.pop(0)
             try:
                 self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})

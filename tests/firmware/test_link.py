@@ -504,3 +504,116 @@ def test_every_turn_between_two_task_steps_takes_the_input_in(mpy):
     assert first[0] == 0 and first[1] > 0, out
     assert [unframe(line)["id"] for line in out["out"].encode().splitlines(keepends=True)] == [9]
     assert second == [first[2]] * 3, "switched off, a turn takes nothing in"
+
+
+IN_A_LULL = LINK_ON_RING + """
+import asyncio, time
+from croupier.link import HOST_TURN_MS
+
+ran = []
+
+
+def step():  # a key's work: what a request answered after it must see
+    ran.append(time.ticks_ms())
+    link.controller.roster = ["Ann", "Bob"]
+    return False
+
+
+async def main():
+    started = time.ticks_ms()
+    await link.in_a_lull(step)  # no host has talked: at once
+    at_once = len(ran) == 1 and time.ticks_diff(ran[0], started) < 20
+    ran.clear()
+    link.controller.roster = []
+    ring.pieces = [b'@{"cmd":"get_roster","id":1}\\n']
+    link.catch_up()  # answered: the host talks now
+
+    async def next_request():
+        await asyncio.sleep_ms(HOST_TURN_MS // 2)
+        before = len(ran)
+        ring.pieces = [b'@{"cmd":"get_roster","id":2}\\n']
+        link.catch_up()
+        return before
+
+    host = asyncio.create_task(next_request())
+    await link.in_a_lull(step)
+    before_request = await host
+    print(json.dumps({"at_once": at_once, "before_request": before_request,
+                      "out": bytes(wire.out).decode()}))
+
+asyncio.run(main())
+"""
+
+
+def test_long_work_waits_for_the_next_request_while_a_host_talks(mpy):
+    """A key's or a frame's work outlasts the receive buffer: while no host talks it runs at
+    once, but right after an answer (a host's next request may be on its way) it waits
+    for the next request and runs just before that is handled, while its host waits for
+    the answer: the answer sees what it did."""
+    out = json.loads(mpy(IN_A_LULL).strip().splitlines()[-1])
+    assert out["at_once"], out
+    assert out["before_request"] == 0, "it ran while the host could still be sending"
+    replies = [unframe(line) for line in out["out"].encode().splitlines(keepends=True)]
+    assert [(r["id"], r["names"]) for r in replies] == [(1, []), (2, ["Ann", "Bob"])]
+
+
+SILENT_HOST = LINK_ON_RING + """
+import asyncio, time
+from croupier.link import HOST_TURN_MS
+
+ran = []
+
+
+def step():
+    ran.append(time.ticks_ms())
+    return len(ran) < 3  # three steps' work: run until it says it is done
+
+
+async def main():
+    ring.pieces = [b'@{"cmd":"get_roster","id":1}\\n']
+    link.catch_up()
+    answered = time.ticks_ms()
+    await link.in_a_lull(step)
+    print(json.dumps({"turn": HOST_TURN_MS, "after": [time.ticks_diff(t, answered) for t in ran]}))
+
+asyncio.run(main())
+"""
+
+
+def test_long_work_runs_once_the_host_has_fallen_silent(mpy):
+    """With no request after an answer, the work waits HOST_TURN_MS, then runs, every step
+    of it."""
+    out = json.loads(mpy(SILENT_HOST).strip().splitlines()[-1])
+    assert len(out["after"]) == 3, out
+    assert all(out["turn"] <= t < out["turn"] + 100 for t in out["after"]), out
+
+
+INPUT_DURING_LULL = LINK_ON_RING + """
+import asyncio
+
+ran = []
+
+
+def step():
+    ran.append(len(ran))
+    if len(ran) == 2:
+        ring.pieces = [b'@{"cmd":"get_roster",']  # a request begins during the second step
+    return True  # more work waits
+
+
+async def main():
+    try:
+        await asyncio.wait_for_ms(link.in_a_lull(step), 200)
+    except asyncio.TimeoutError:
+        pass
+    print(json.dumps({"steps": len(ran)}))
+
+asyncio.run(main())
+"""
+
+
+def test_long_work_stops_between_steps_when_input_comes(mpy):
+    """A request beginning during a step ends the lull before the next step: the line comes
+    first, and the rest of the work waits for the next lull."""
+    out = json.loads(mpy(INPUT_DURING_LULL).strip().splitlines()[-1])
+    assert out["steps"] == 2, out
