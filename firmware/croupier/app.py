@@ -34,6 +34,7 @@ class App:
         self.keypad = board.keypad()
         self.buzzer = board.buzzer()
         self.ui = None  # with the journal and the controller: made by _start
+        self.link = None  # made by each start
         self.redraw = asyncio.Event()
         self.changed = asyncio.Event()  # the UI changed: its next timeout may have moved
         self.shown = asyncio.Event()  # a frame went out since the idle collector looked
@@ -67,7 +68,7 @@ class App:
 
         gc.collect()
         self.ui.splash(shown)  # up for the rest of its time: the start-up took some of it
-        link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
+        link = self.link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
         self.display.between_steps = self.keypad.beside_edges = link.drain
         self.keypad.between_scans = link.catch_up
         self.keypad.hold = link.receiving
@@ -131,10 +132,12 @@ class App:
             await link.in_a_lull(step)
 
     def _next_key(self):
-        """Handle the next key waiting; -> whether another one waits."""
+        """One step of the keys' work: the next key waiting, or once none waits their frame
+        (in the same lull: a request it came before answers with it on the glass). -> whether
+        more of it waits."""
         key = self.keypad.take()
         if key is None:
-            return False
+            return self._frame()
         k, hold = key
         try:
             self.ui.key(k, hold)
@@ -142,21 +145,24 @@ class App:
             self.crash(e)
             self.failed.set()
             return False
-        return self.keypad.queued()
+        return True
+
+    def _frame(self):
+        """Draw the UI and show it (only the pages that changed), unless that is done
+        already; -> False: one step."""
+        if self.redraw.is_set():
+            self.redraw.clear()
+            self.ui.draw(self.display)
+            self.link.drain()
+            self.display.show()  # draining the input between its transfers
+        return False
 
     async def _refresh(self, link):
         counted = False  # tried once: a full flash would refuse it at every frame
-
-        def frame():
-            self.redraw.clear()
-            self.ui.draw(self.display)
-            link.drain()
-            self.display.show()  # sends only the pages that changed, draining the input between
-            return False  # one step
-
+        step = self._frame  # bound once: in_a_lull finds it by ==
         while True:
             await self.redraw.wait()
-            await link.in_a_lull(frame)
+            await link.in_a_lull(step)
             self.up = True
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now

@@ -203,6 +203,19 @@ def test_key_screen_and_roster(frames, board):
     assert fb == board.glass() and any(fb)
 
 
+def test_the_request_after_a_key_answers_with_the_key_handled_and_on_the_glass(frames, board):
+    """A key waiting while its host talks is handled in the lull before that host's next
+    request, its frame with it: the answer sees both, without waiting for a refresh."""
+    frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+    time.sleep(0.5)  # the game's screen is up
+    before = base64.b64decode(frames.ok("screen")["fb"])
+    frames.ok("key", key="9")  # typed, not yet played: only the screen shows it
+    after = base64.b64decode(frames.ok("screen")["fb"])
+    assert after != before and after == board.glass()
+    frames.ok("key", key="ok")
+    assert frames.ok("state")["state"]["total"] == 9
+
+
 def test_play_events_of_keys_and_requests_come_in_input_order(frames, board):
     """A keypad input's event waits for its frame, a request's goes before its reply:
     interleaved, every input still has one event, in journal order."""
