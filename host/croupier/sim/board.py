@@ -604,13 +604,15 @@ class VirtualBoard:
         keeps the board from running (no core for it, a stop to pay back a slice a late
         pacer let run long): bytes sent meanwhile cross once the board runs again, as they
         would have reached the chip, not in one burst into its small buffer."""
-        if not self.pace:
-            return (now,)
+        return (now, self._chip_now(now)) if self.pace else (now,)
+
+    def _chip_now(self, now):
+        """The chip's clock (s, pace.ChipClock) of a paced board; the host's, now, else."""
         chip = self.throttle and self.throttle.chip
         try:
-            return now, (chip.read() / 1e9 if chip else now)
+            return chip.read() / 1e9 if chip else now
         except OSError:
-            return now, now  # the interpreter is going away
+            return now  # the interpreter is going away
 
     def _unread(self):
         """Serial input the interpreter has not read. Paced, the console's own queue counts
@@ -668,12 +670,7 @@ class VirtualBoard:
         """Output onto the line to the serial port; paced, not before the chip's clock
         wrote it (line.Outbox)."""
         now = time.monotonic()
-        chip = self.pace and self.throttle and self.throttle.chip
-        try:
-            written = chip.read() / 1e9 if chip else now
-        except OSError:  # the interpreter is going away
-            written = now
-        self._to_host.push(self._outbox.put(data, written, now))
+        self._to_host.push(self._outbox.put(data, self._chip_now(now), now))
 
     def _on_accept(self):
         conn, _ = self._listener.accept()
