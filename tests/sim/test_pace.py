@@ -136,6 +136,31 @@ def test_a_sleep_takes_up_the_chips_lead_and_ends_at_the_hosts_time():
     assert 0.95 * wall <= aged <= 1.15 * wall, (aged, wall)
 
 
+def test_a_chip_behind_the_host_ages_by_its_sleeps_and_stays_behind():
+    """pace.ChipClock of a board the pacer held stopped (its clock fell behind the host's),
+    asleep since: each sleep ages the chip by its length, as the firmware's clock (the
+    host's) measures it; the chip stays as far behind. (Catching up with the host at any
+    sleep, a chip 45 ms behind took a few µs of a stop's bookkeeping for a sleep and leapt
+    45 ms: all the bytes of a request sent meanwhile fell due at once, beyond its buffer.)"""
+    with pythons("import select\nselect.select([], [], [], 100)") as (sleeper,):
+        time.sleep(0.3)  # asleep
+        held = {"from": time.monotonic_ns(), "until": None}  # the pacer's stop, as its record tells it
+
+        def stopped(now):
+            return (held["until"] or now) - held["from"]
+
+        clock = pace.ChipClock(sleeper.pid, lambda: 80, stopped, lambda: 0)
+        time.sleep(0.1)
+        behind = [time.monotonic_ns() - clock.read()]  # the stop did not age it
+        held["until"] = time.monotonic_ns()
+        for sleep in (0.0005, 0.03, 0.15):
+            time.sleep(sleep)
+            behind.append(time.monotonic_ns() - clock.read())
+        clock.close()
+    assert behind[0] > 90000000, behind
+    assert all(abs(late - behind[0]) < 2000000 for late in behind[1:]), behind
+
+
 def test_credit_that_comes_after_the_cpu_it_stands_for_is_taken_off_the_cpu_that_follows():
     """The board reports the emulation's own time (credit) in steps, after the CPU time it
     stood for, often while the pacer holds it stopped: the chip's clock cannot go back, so

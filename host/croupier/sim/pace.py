@@ -107,18 +107,22 @@ class ChipClock:
     """The chip's own time on a paced board, in ns on the monotonic clock's scale (the two
     agree when the pacer starts, and the pacer holds them close): factor x the CPU time
     the interpreter used (less what was credited as emulated hardware) and, after a sleep
-    (an emulated bus or flash wait, a sleep, a wait for input), at least the host's time:
-    the board's clock is the host's, so its sleeps end at a time on it. A burst puts the
-    chip ahead of the host (a period's work in a few hundred µs); a sleep takes up that
-    lead first, as the chip would still have been working. (Counting each sleep in full
-    on top of the burst's work ran this clock ahead of the host without bound, 900 ms in
-    3 s of typing, until every byte sent fell due the moment it arrived.) The time the
-    pacer held it stopped is not counted (the factor stands for it), nor the time it
-    waited for one of the host's cores (run_delay in /proc/<pid>/schedstat): a host late
-    to run the board (a busy core, a pacer late to stop it that then stops it longer to
-    pay back) does not age the chip until the board sleeps. A process in state R may be in
-    a wait for a core the kernel has not counted yet: the clock then counts its CPU time
-    alone (a lower bound), exact again once it sleeps or stops."""
+    (an emulated bus or flash wait, a sleep, a wait for input), the sleep's length on top,
+    ending at the host's time at most: the board's clock is the host's, so its sleeps end
+    at a time on it. A burst puts the chip ahead of the host (a period's work in a few
+    hundred µs); a sleep takes up that lead first, as the chip would still have been
+    working. (Counting each sleep in full on top of the burst's work ran this clock ahead
+    of the host without bound, 900 ms in 3 s of typing, until every byte sent fell due the
+    moment it arrived.) The time the pacer held it stopped is not counted (the factor
+    stands for it), nor the time it waited for one of the host's cores (run_delay in
+    /proc/<pid>/schedstat): a host late to run the board (a busy core, a pacer late to stop
+    it that then stops it longer to pay back) does not age the chip, which stays that much
+    behind the host: its sleeps last as long as the firmware's clock (the host's) measures
+    them. (Catching up with the host at any sleep, a chip 45 ms behind took a few µs of a
+    stop's bookkeeping for a sleep and leapt 45 ms: all the bytes of a request sent
+    meanwhile fell due at once, beyond its buffer.) A process in state R may be in a wait
+    for a core the kernel has not counted yet: the clock then counts its CPU time alone (a
+    lower bound), exact again once it sleeps or stops."""
 
     def __init__(self, pid, factor, stopped_ns, credited_ns):
         self._factor = factor  # callables: the pacer's factor now, and its records
@@ -147,9 +151,11 @@ class ChipClock:
         chip = self._chip + int(self._factor() * max(0, net))
         if not waiting:
             self._owed = max(0, -net)
-            if (now - wall0) - (cpu - cpu0) - (delay - delay0) - (stopped - stopped0) > 0 and now > chip:
-                chip = now  # it slept, and the chip caught up with the host: what is owed is spent
-                self._owed = 0
+            slept = (now - wall0) - (cpu - cpu0) - (delay - delay0) - (stopped - stopped0)
+            if slept > 0 and now > chip:
+                chip = min(now, chip + slept)
+                if chip == now:
+                    self._owed = 0  # caught up with the host: what was owed is spent
             self._chip = chip
             self._exact = sample
         self._shown = max(self._shown, chip)  # credit arriving late must not turn it back
