@@ -211,6 +211,46 @@ def test_the_edges_handler_lets_the_link_take_its_input_before_and_after_it_samp
     assert after - before == 4 + 4 + 4
 
 
+OWN_EDGES = MATRIX + r'''
+pending = []  # columns whose interrupt waits for the handler running now to return
+plain = Line.value
+
+def value(self, x=None):
+    """A row driven moves every column a pressed key joins it to: an edge, an interrupt."""
+    if x is None or self.kind != "row":
+        return plain(self, x)
+    before = [c.value() for c in m.cols]
+    plain(self, x)
+    for c in range(4):
+        if before[c] != m.cols[c].value() and m.handlers[c]:
+            pending.append(c)
+
+Line.value = value
+scans = []
+sample = k.scan
+k.scan = lambda now=None: scans.append(1) or sample(now)
+for col in m.cols:
+    col.irq(k._on_edge, Line.IRQ_FALLING | Line.IRQ_RISING)
+m.press(5, True)  # "5" goes down: its edge's handler samples, driving the rows
+handled = 0
+while pending and handled < 50:  # one handler at a time, as the scheduler runs them
+    c = pending.pop(0)
+    m.handlers[c](m.cols[c])
+    handled += 1
+m.press(5, False)  # and up: sampled again
+print(json.dumps([len(scans), handled, len(pending)]))
+'''
+
+
+def test_the_edges_a_sample_raises_as_it_drives_the_rows_start_no_sample(mpy):
+    """With a key down, each row the edges' handler drives moves that key's column: on a
+    chip those edges' interrupts run right after the handler (one at a time). Sampling for
+    each of them would sample again, and again, as long as the key stays down."""
+    samples, own_edges, left = json.loads(mpy(OWN_EDGES).strip().splitlines()[-1])
+    assert own_edges == 4  # rows up, its row down and up again, rows back at rest
+    assert (samples, left) == (2, 0)  # the press and the release
+
+
 # The keys queued until none comes for 300 ms, printed; then the scan task is cancelled.
 PRINT_KEYS = r'''
 import asyncio

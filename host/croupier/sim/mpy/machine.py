@@ -106,16 +106,39 @@ def _level(gpio):
 _irqs = {}  # gpio -> [pin, handler, trigger, last level]
 
 
-def _check_irqs():
+def _drive(gpio, level):
+    """Set the level an output drives. A keypad row's change moves every column a pressed
+    key joins it to, and their interrupts fire then, as on the chip (a scan with a key held
+    raises edges of its own). Else a column's last level could be one a scan drove, and the
+    change that followed at rest would raise no interrupt."""
+    if _out[gpio] == level:
+        return
+    _out[gpio] = level
+    line = _line[gpio]
+    if _irqs and line < 4 and _ch.keys >> 4 * line & 0xF:  # a key down in this row
+        t = ticks_us()
+        _check_irqs(_group(line))
+        _ch.spent(t)
+
+
+def _check_irqs(lines=0xFF):
+    """Schedule the handler of each armed pin whose level changed: those on the keypad
+    `lines` (a bit mask: the ones a driven row moves), or any."""
     import micropython
 
     for gpio in _irqs:
+        line = _line[gpio]
+        if line != 0xFF and not lines >> line & 1:
+            continue
         entry = _irqs[gpio]
         now = _level(gpio)
         if now != entry[3]:
             entry[3] = now
             if entry[2] & (1 if now else 2):  # IRQ_RISING / IRQ_FALLING
-                micropython.schedule(entry[1], entry[0])
+                try:
+                    micropython.schedule(entry[1], entry[0])
+                except RuntimeError:
+                    pass  # its queue is full: the chip's interrupt drops the edge too
 
 
 
@@ -146,7 +169,7 @@ class Pin:
     def init(self, mode=-1, pull=-1, *, value=None, drive=None, alt=None):
         gpio = self._id
         if value is not None:
-            _out[gpio] = 1 if value else 0
+            _drive(gpio, 1 if value else 0)
         if mode != -1 and mode is not None:
             if mode not in (1, 3, 7):
                 raise ValueError("invalid pin mode")
@@ -167,19 +190,19 @@ class Pin:
                 _ch.column_read()
             _ch.spent(t)
             return level
-        _out[self._id] = 1 if x else 0
+        _drive(self._id, 1 if x else 0)
 
     def __call__(self, x=None):
         return self.value(x)
 
     def on(self):
-        _out[self._id] = 1
+        _drive(self._id, 1)
 
     def off(self):
-        _out[self._id] = 0
+        _drive(self._id, 0)
 
     def toggle(self):
-        _out[self._id] ^= 1
+        _drive(self._id, _out[self._id] ^ 1)
 
     def irq(self, handler=None, trigger=3, *, priority=1, wake=None, hard=False):
         """Handlers are scheduled (micropython.schedule) when the key state changes the
