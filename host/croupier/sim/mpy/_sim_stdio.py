@@ -52,11 +52,14 @@ def console_read(limit):
     """The ESP32 board's console_read (firmware/boards/esp32.py): some of the bytes waiting,
     at most limit, never blocking. Here it is one read of the console's non-blocking
     descriptor: a system call of a few µs for the lot, where the chip's C readline spends
-    about as long taking them off its ring. Key changes come in first: while a request
+    about as long taking them off its ring. Key changes come in after: while a request
     arrives the firmware holds its scans and reads only this, and a chip's pin interrupts
-    still come then."""
+    still come then, their handlers once the read is done. (Taken in first, a change's
+    handlers ran at the next pending check inside the emulation, before the read: a
+    sample, then its own edges' handlers, and the bytes waited on them.)"""
+    data = waiting_input().read(limit) or b""
     ch.take_in()
-    return waiting_input().read(limit) or b""
+    return data
 
 
 def print(*args, sep=" ", end="\n", file=None):  # noqa: A001 (the builtin it replaces)
