@@ -53,7 +53,7 @@ class Keypad:
         self._busy = 0  # bit per key: settling (pending), or _DOWN with its hold time to come
         self._settling = 0  # bit per key: settling (pending)
         self._last_scan = 0  # when the last scan ran: the settled level's last sighting
-        self._rest_low = 0  # the columns the last sample read low at rest (_columns_low)
+        self._rest_low = 0  # the columns that read low at rest with the last sample's keys down
         self._pressed_at = [0] * n
         self._seen_at = [0] * n  # when a key was first seen at the level it now differs at
         # each column's keys (labels row-major), as bits
@@ -150,6 +150,7 @@ class Keypad:
         sample = self._sample()
         if sample & _TORN:  # a contact changed while the pins were read
             sample = self._sample() & ~_TORN
+        self._rest_low = self._low_of(sample)
         if now is None:
             now = time.ticks_ms()
         work = (sample ^ self._down) | self._busy
@@ -189,7 +190,6 @@ class Keypad:
         for c in range(n):
             if (cols[c].value() == 0) != (sample & keys[c] != 0):
                 return sample | _TORN
-        self._rest_low = self._low_of(sample)
         return sample
 
     def _columns_low(self):
