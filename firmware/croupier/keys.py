@@ -53,7 +53,7 @@ class Keypad:
         self._busy = 0  # bit per key: settling (pending), or _DOWN with its hold time to come
         self._settling = 0  # bit per key: settling (pending)
         self._last_scan = 0  # when the last scan ran: the settled level's last sighting
-        self._rest_low = 0  # the columns that read low at rest with the last sample's keys down
+        self._sampled = 0  # keys the last sample read down: their columns read low at rest
         self._pressed_at = [0] * n
         self._seen_at = [0] * n  # when a key was first seen at the level it now differs at
         # each column's keys (labels row-major), as bits
@@ -150,7 +150,7 @@ class Keypad:
         sample = self._sample()
         if sample & _TORN:  # a contact changed while the pins were read
             sample = self._sample() & ~_TORN
-        self._rest_low = self._low_of(sample)
+        self._sampled = sample
         if now is None:
             now = time.ticks_ms()
         work = (sample ^ self._down) | self._busy
@@ -172,7 +172,10 @@ class Keypad:
         the handler off)."""
         rows, cols = self._rows, self._cols
         n = len(cols)
-        low = self._columns_low()  # columns with a key down
+        low = 0  # columns with a key down
+        for c in range(n):
+            if not cols[c].value():
+                low |= 1 << c
         sample = 0
         if low:
             for row in rows:
@@ -191,22 +194,6 @@ class Keypad:
             if (cols[c].value() == 0) != (sample & keys[c] != 0):
                 return sample | _TORN
         return sample
-
-    def _columns_low(self):
-        """-> bit c set: column c reads low (at rest: a key down in it)."""
-        cols, low = self._cols, 0
-        for c in range(len(cols)):
-            if not cols[c].value():
-                low |= 1 << c
-        return low
-
-    def _low_of(self, sample):
-        """The columns that read low at rest with the keys of sample down."""
-        keys, low = self._column_keys, 0
-        for c in range(len(keys)):
-            if sample & keys[c]:
-                low |= 1 << c
-        return low
 
     def _rest(self):
         """Every row low, as between scans: a key going down pulls its column low."""
@@ -275,7 +262,8 @@ class Keypad:
         while it runs, or, when this handler ran it, right after (one handler at a time):
         sampling for each of them would never end while a key is down."""
         if not self._in_use:
-            if (pin.value() == 0) == bool(self._rest_low >> self._cols.index(pin) & 1):
+            sampled_low = self._sampled & self._column_keys[self._cols.index(pin)]
+            if (pin.value() == 0) == bool(sampled_low):
                 return  # a sample's own edge (or a contact that changed and changed back)
             beside = self.beside_edges
             if beside is not None:

@@ -105,7 +105,8 @@ def profile(name):
 
 class ChipClock:
     """The chip's own time on a paced board, in ns on the monotonic clock's scale (the two
-    agree when the pacer starts, and the pacer holds them close): factor x the CPU time
+    agree when the pacer starts; the chip runs ahead only by a burst, behind by what the
+    host kept it from running): factor x the CPU time
     the interpreter used (less what was credited as emulated hardware) and, after a sleep
     (an emulated bus or flash wait, a sleep, a wait for input), the sleep's length on top,
     ending at the host's time at most: the board's clock is the host's, so its sleeps end
