@@ -290,3 +290,41 @@ def test_a_release_read_by_a_scan_at_rest_is_not_held_back(make_board):
     board.press("1", ms=60, gap=60)
     board.press("1", ms=60, gap=60)
     assert edge_gap(board) < 200
+
+
+CATCHING_UP = """
+import time, machine
+from machine import Pin
+rows = [Pin(n, Pin.OPEN_DRAIN, value=0) for n in (32, 33, 25, 26)]
+cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in (27, 14, 4, 18)]
+edges = []
+
+def edge(pin):
+    for _ in range(12):  # a whole scan's column reads
+        pin.value()
+    edges.append(time.ticks_ms())
+
+cols[0].irq(edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
+print("armed")
+time.sleep_ms(2500)  # busy: the taps arrive all at once
+while len(edges) < %d:
+    machine.idle()
+print("states %%s ms." %% [time.ticks_diff(b, a) for a, b in zip(edges, edges[1:])])
+"""
+CAUGHT_UP_TAPS = 6
+
+
+def test_a_board_behind_the_matrix_sees_each_state_read_then_catches_up(make_board):
+    """Taps of 100 ms that reach a busy board all at once are shown in turn, each state 40
+    ms after the board read it, not for its whole length: a board that fell behind the
+    keypad (stopped by the pacer, or busy) catches up instead of staying that far behind
+    for as long as keys keep coming. (Each state shown for as long as it lasted from its
+    read, the lag grew with every read that came late.)"""
+    board = make_board(main=CATCHING_UP % (2 * CAUGHT_UP_TAPS))
+    board.wait_output(b"armed")
+    for _ in range(CAUGHT_UP_TAPS):
+        board.press("1", ms=100, gap=100)
+    text = board.wait_output(b" ms.\r\n", timeout=20)
+    states = [int(ms) for ms in re.findall(rb"\d+", text[text.rindex(b"states "):])]
+    assert len(states) == 2 * CAUGHT_UP_TAPS - 1, text
+    assert all(38 <= ms < 80 for ms in states), states

@@ -10,22 +10,22 @@ import sys
 from time import ticks_diff, ticks_ms, ticks_us
 
 keys = 0  # pressed keys, bit row*4+col: what the matrix's contacts do
-# Each key change comes with how long the state before it lasted on the matrix. Changes
-# that arrive together (the board was not reading: the pacer had it stopped) are shown in
-# turn, each state for as long as it lasted: a press and release that both came during a
-# stop are a press of its real length once the board runs again, as a chip that is not
-# stopped samples the closed contact the whole time. A change that arrives on its own is
-# shown once the state before it has been shown ALONE_MS (or as long as it lasted, if
-# less); on a board that takes the keypad's interrupts, ALONE_MS from when as many column
-# reads as a whole scan makes had read it: a press taken in just before a stop (the
-# pacer's, or one struck in the middle of a scan, which it stretches) is still seen by
-# the scans after, as a chip's scans see it, and the board never falls further behind the
-# matrix than that.
+# Each key change comes with how long the state before it lasted on the matrix. A change is
+# shown when it arrives, once the state before it has been seen: on a board that takes the
+# keypad's interrupts, read by as many column reads as a whole scan of the firmware's makes
+# (_READ_WAIT_MS at most), then shown _SEEN_MS more (or as long as it lasted, if less); on
+# a board that does not, shown _SEEN_MS. A press taken in just before a stop of the pacer's
+# (or one struck in the middle of a scan, which it stretches) is still seen by the scans
+# after, as a chip's scans see it. A state that lasted _WHOLE_MS or more (a long press, a
+# pause) is shown for as long as it lasted. Changes that arrive together (the board was not
+# reading: the pacer had it stopped, or it was busy) are shown in turn by the same rule, so
+# a board that fell behind the matrix catches up: its lag does not add up from key to key.
 _HELD = 16  # key changes that may wait their turn; one more shows the oldest at once
 _held = bytearray(3 * _HELD)  # [mask_lo, mask_hi, how long the state before lasted, 4 ms units]
 _held_first = 0
 _held_count = 0
-_ALONE = 10  # ALONE_MS = 40 ms, in the 4 ms units of `lasted`
+_SEEN_MS = 40
+_WHOLE_MS = 300
 _SCAN_READS = 12  # column reads in a whole scan of the firmware's with a key down (4 at rest,
 # that key's column once a row, 4 at rest again)
 _REST_READS = 8  # ... and with every key up (4 at rest, 4 again)
@@ -58,14 +58,10 @@ def connect(path):
 
 def _apply(buf, n):
     global _cut_in, _tear
-    alone = True  # the first key change of what was waiting
     for i in range(0, n, 4):
         kind = buf[i]
         if kind == 75:  # 'K' key matrix state
-            lasted = buf[i + 3]
-            _key_change(buf[i + 1] | buf[i + 2] << 8,
-                        lasted if not alone or lasted < _ALONE else _ALONE)
-            alone = False
+            _key_change(buf[i + 1] | buf[i + 2] << 8, buf[i + 3])
         elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
             _cut_in = buf[i + 1] | buf[i + 2] << 8 | (buf[i + 3] & 0x7F) << 16
             _tear = buf[i + 3] >> 7
@@ -122,11 +118,13 @@ def held_ms():
     shown = ticks_diff(now, _keys_since)
     lasted = _held[_held_first * 3 + 2] * 4
     if on_keys is None:  # nobody takes the keypad's interrupts: no scan to wait for
-        due = lasted - shown
+        due = min(lasted, _SEEN_MS) - shown
     elif reads >= _scan_reads():
-        due = lasted - ticks_diff(now, _read_at)
+        due = min(lasted, _SEEN_MS) - ticks_diff(now, _read_at)
     else:  # not read yet: until it is, or for _READ_WAIT_MS at most
-        due = max(lasted, _READ_WAIT_MS) - shown
+        due = _READ_WAIT_MS - shown
+    if lasted >= _WHOLE_MS:
+        due = max(due, lasted - shown)
     return due if due > 0 else 0
 
 
