@@ -172,8 +172,8 @@ def test_a_tap_a_stretched_scan_read_stays_for_its_length_after_that_scan(make_b
     assert tap_as_read(make_board(main=EDGES % (20, 100, 1))) >= 28
 
 
-READING_THE_CONSOLE = """
-import time
+SCANNING_EDGES = """
+import time, machine
 from machine import Pin
 from _sim_stdio import console_read
 rows = [Pin(n, Pin.OPEN_DRAIN, value=0) for n in (32, 33, 25, 26)]
@@ -181,17 +181,27 @@ cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in (27, 14, 4, 18)]
 edges = []
 
 def edge(pin):
-    for _ in range(12):  # a whole scan's column reads
+    for _ in range(12):  # a whole scan's column reads: each takes key changes in
         pin.value()
-    edges.append(pin.value())
+    edges.append(RECORD)
 
 cols[0].irq(edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
 print("armed")
+"""
+
+
+def scanning_edges(record, then):
+    """A board whose column 0 interrupt's handler reads as a whole scan of the firmware's
+    does and then appends `record` (an expression) to `edges`, running `then` after."""
+    return SCANNING_EDGES.replace("RECORD", record) + then
+
+
+READING_THE_CONSOLE = scanning_edges("pin.value()", """
 while len(edges) < 2:
     console_read(64)  # the board reads its serial input and touches no pin
     time.sleep_ms(5)
 print("edges %s." % edges)
-"""
+""")
 
 
 def test_a_board_that_only_reads_its_console_still_gets_its_pin_interrupts(make_board):
@@ -242,26 +252,13 @@ def test_a_console_read_takes_its_bytes_before_a_key_changes_handlers_run(make_b
     assert b"got b'ping\\n' left [None]." in text, text
 
 
-BURST = """
-import time, machine
-from machine import Pin
-rows = [Pin(n, Pin.OPEN_DRAIN, value=0) for n in (32, 33, 25, 26)]
-cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in (27, 14, 4, 18)]
-seen = []
-
-def edge(pin):
-    for _ in range(12):  # a whole scan's column reads: each takes key changes in
-        pin.value()
-    seen.append(pin.value())
-
-cols[0].irq(edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
-print("armed")
+BURST = scanning_edges("pin.value()", """
 time.sleep_ms(3000)  # busy: the burst arrives all at once
 start = time.ticks_ms()
 while time.ticks_diff(time.ticks_ms(), start) < 15000:
     machine.idle()
-print("seen %s." % "".join(str(level) for level in seen))
-"""
+print("seen %s." % "".join(str(level) for level in edges))
+""")
 
 
 TAPS = 40
@@ -292,25 +289,12 @@ def test_a_release_read_by_a_scan_at_rest_is_not_held_back(make_board):
     assert edge_gap(board) < 200
 
 
-CATCHING_UP = """
-import time, machine
-from machine import Pin
-rows = [Pin(n, Pin.OPEN_DRAIN, value=0) for n in (32, 33, 25, 26)]
-cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in (27, 14, 4, 18)]
-edges = []
-
-def edge(pin):
-    for _ in range(12):  # a whole scan's column reads
-        pin.value()
-    edges.append(time.ticks_ms())
-
-cols[0].irq(edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
-print("armed")
+CATCHING_UP = scanning_edges("time.ticks_ms()", """
 time.sleep_ms(2500)  # busy: the taps arrive all at once
 while len(edges) < %d:
     machine.idle()
 print("states %%s ms." %% [time.ticks_diff(b, a) for a, b in zip(edges, edges[1:])])
-"""
+""")
 CAUGHT_UP_TAPS = 6
 
 
