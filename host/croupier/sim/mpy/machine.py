@@ -3,7 +3,7 @@
 # key joins its row line and column line, so an input reads what the lines it is joined to
 # are driven to, else its pull. I2C transfers, PWM changes and resets go to the supervisor
 # over the side channel; I2C takes its real bus time at the configured frequency.
-from micropython import const
+from micropython import const, schedule
 import struct
 import sys
 import time
@@ -124,8 +124,6 @@ def _drive(gpio, level):
 def _check_irqs(lines=0xFF):
     """Schedule the handler of each armed pin whose level changed: those on the keypad
     `lines` (a bit mask: the ones a driven row moves), or any."""
-    import micropython
-
     for gpio in _irqs:
         line = _line[gpio]
         if line != 0xFF and not lines >> line & 1:
@@ -136,7 +134,7 @@ def _check_irqs(lines=0xFF):
             entry[3] = now
             if entry[2] & (1 if now else 2):  # IRQ_RISING / IRQ_FALLING
                 try:
-                    micropython.schedule(entry[1], entry[0])
+                    schedule(entry[1], entry[0])
                 except RuntimeError:
                     pass  # its queue is full: the chip's interrupt drops the edge too
 
