@@ -72,6 +72,7 @@ class App:
         self.display.between_steps = self.keypad.beside_edges = link.drain
         self.keypad.between_scans = link.catch_up
         self.keypad.hold = link.receiving
+        link.after_read = self.keypad.sample_owed
         tasks = [asyncio.create_task(coro) for coro in (
             self.keypad.run(), self.buzzer.run(), link.run(),
             self._keys(link), self._refresh(link), self._collect_when_idle(link), self._clock(),

@@ -16,7 +16,9 @@
 # pressed and released during a long piece of work (a screen loading, a journal write),
 # which the scan task never sees, is still sampled at both ends, and a key seen down and
 # next seen up DEBOUNCE_MS or more later counts as a press. That also lets the scans wait
-# while a request arrives on the serial line (hold): the reader needs the chip then.
+# while a request arrives on the serial line (hold): the reader needs the chip then. A
+# handler that cuts into the reader's console read leaves its sample until the bytes read
+# are held (sample_owed): sampled there, it would keep the next read waiting.
 from micropython import const
 import asyncio
 import time
@@ -76,7 +78,9 @@ class Keypad:
         # turns, and a request seen beginning holds the scan)
         self.beside_edges = None  # called before and after the edges' handler samples (the
         # link moves its input aside: handlers run back to back, between two bytecodes of
-        # anything, a burst of edges as long as the receive buffer lasts)
+        # anything, a burst of edges as long as the receive buffer lasts); False before: not
+        # now, the handler cut into the link's read (the sample waits for sample_owed())
+        self._owes_sample = False  # an edge's sample waits for sample_owed()
         # Counts for the link's `hello`: presses queued (from the matrix or the link), the
         # matrix's presses lost to a full queue, and presses the UI took from the queue.
         self.registered = self.refused = self.handled = 0
@@ -265,15 +269,31 @@ class Keypad:
             sampled_low = self._sampled & self._column_keys[self._cols.index(pin)]
             if (pin.value() == 0) == bool(sampled_low):
                 return  # a sample's own edge (or a contact that changed and changed back)
-            beside = self.beside_edges
-            if beside is not None:
-                beside()
-            self._in_edge = True
-            self.scan()
-            self._in_edge = False
-            if beside is not None:
-                beside()
+            self._sample_beside()
+        else:
+            self._pressed.set()
+
+    def _sample_beside(self):
+        """Sample the matrix with the link's input moved aside before and after (beside_edges),
+        then wake the scan task; unless the link cannot move it now (the handler cut into a
+        console read): the sample then waits for sample_owed()."""
+        beside = self.beside_edges
+        if beside is not None and not beside():
+            self._owes_sample = True
+            return
+        self._in_edge = True
+        self.scan()
+        self._in_edge = False
+        if beside is not None:
+            beside()
         self._pressed.set()
+
+    def sample_owed(self):
+        """Take the sample an edge's handler left (it cut into a console read, whose bytes are
+        held now: the link calls this after each read)."""
+        if self._owes_sample:
+            self._owes_sample = False
+            self._sample_beside()
 
     def _idle(self):
         return not (self._down | self._busy)

@@ -160,7 +160,10 @@ class Link:
         self._size = 0  # bytes of the line so far; past MAX_LINE it is over-long
         self._held = bytearray(HELD_MAX)  # input drain() took while long work ran
         self._held_n = 0
-        self._taking = False  # a drain or catch_up is taking the input in
+        self._reading = False  # a console read is under way: its bytes are not in _held yet
+        self._feeding = False  # catch_up feeds what _held holds to the line: drain() waits
+        self.after_read = None  # called once a console read's bytes are held (the keypad
+        # takes the sample its interrupt's handler left when it cut into the read)
         self._wait_io_event = None  # asyncio's, while take_in_at_every_turn is on
         waiting = select.poll()
         waiting.register(sys.stdin.buffer, select.POLLIN)
@@ -273,53 +276,60 @@ class Link:
         """Move the serial input waiting into the held buffer, unread. Long work (a frame's
         transfers, a key's handling) calls this between its steps: it outlasts the receive
         buffer (34 ms at line rate on an ESP32). catch_up() takes it in, in order. So does the
-        keypad's interrupt handler, which runs between two bytecodes of anything: while the
-        drain or catch_up it cut into is taking the input, it leaves the input to them."""
-        if self._taking:
-            return
-        self._taking = True
-        try:
+        keypad's interrupt handler, which runs between two bytecodes of anything: into a drain
+        between two of its reads, whose next read then goes after what this one held; while
+        catch_up feeds the held input to the line it leaves the input alone. -> False only when
+        it cut into a console read, whose bytes are not held yet (what it read would go before
+        them): after_read() is called once they are."""
+        if self._reading:
+            return False
+        if not self._feeding:
             self._drain()
-        finally:
-            self._taking = False
+        return True
 
     def _drain(self):
         for _ in self._ready(0):  # a byte waits (ipoll allocates nothing)
             break
         else:
             return
-        read, held, n = self.board.console_read, self._held, self._held_n
-        while n < HELD_MAX:
-            want = min(READ_CHUNK, HELD_MAX - n)
+        read, held, start = self.board.console_read, self._held, self._held_n
+        while self._held_n < HELD_MAX:
+            want = min(READ_CHUNK, HELD_MAX - self._held_n)
+            self._reading = True
             data = read(want)
+            # No jump from the read to the flag's end: the interrupt's handler runs only at
+            # one (MicroPython's pending check), so a drain of its own cannot come between.
+            n = self._held_n
             got = len(data)
             held[n:n + got] = data
-            n += got
+            self._held_n = n + got
+            self._reading = False
+            if self.after_read is not None:
+                self.after_read()
             if got < want and (not got or data[got - 1] != 10):
                 break  # the receive ring ran dry
-        if n > self._held_n:
+        if self._held_n != start:
             self._input_at = time.ticks_ms()
-        self._held_n = n
 
     def catch_up(self):
         """Take in what drain() held and all that waits now, answering the requests it ends.
         The reader's work, and that of long work at its end, where nothing is on the stack
         that a request could upset. -> whether there was any."""
-        self._taking = True
-        try:
-            return self._catch_up()
-        finally:
-            self._taking = False
-
-    def _catch_up(self):
         any_input = False
         while True:
             self._drain()
+            # What is held goes to the line, and the buffer is free again, with no jump
+            # between: a drain of the interrupt's handler goes after it, or waits for the line.
+            self._feeding = True
             n = self._held_n
+            self._held_n = 0
+            try:
+                if n:
+                    self._size = self._take(self._held, self._size, n)
+            finally:
+                self._feeding = False
             if not n:
                 return any_input
-            self._held_n = 0
-            self._size = self._take(self._held, self._size, n)
             self._arriving = self._size and self._line[0] == 64  # `@`: a request on its way
             any_input = True
             if n < HELD_MAX:

@@ -193,7 +193,7 @@ hooked = []
 async def main():
     task = asyncio.create_task(k.run())
     await asyncio.sleep_ms(50)
-    k.beside_edges = lambda: hooked.append(m.col_reads)  # the link moves its input aside
+    k.beside_edges = lambda: hooked.append(m.col_reads) or True  # the link moves its input aside
     m.press(5, True)  # "5" goes down: its edge's handler samples the matrix
     task.cancel()
     await asyncio.sleep_ms(10)
@@ -209,6 +209,52 @@ def test_the_edges_handler_lets_the_link_take_its_input_before_and_after_it_samp
     reads each column at rest, that key's column once a row, and each column again."""
     before, after = json.loads(mpy(BESIDE_EDGES).strip().splitlines()[-1])
     assert after - before == 4 + 4 + 4
+
+
+CUT_INTO_A_READ = MATRIX + r'''
+import asyncio
+
+hooked = []
+reading = [True]  # the handler cuts into the link's console read: no input can move now
+
+
+def beside():
+    hooked.append((reading[0], m.col_reads))
+    return not reading[0]
+
+
+async def main():
+    task = asyncio.create_task(k.run())
+    await asyncio.sleep_ms(50)
+    k.beside_edges = beside
+    m.press(5, True)  # "5" goes down during the read
+    unsampled = k._sampled  # the keys the last sample read down: none yet
+    reading[0] = False  # the read's bytes are held
+    k.sample_owed()
+    k.sample_owed()  # nothing is owed any more
+    await asyncio.sleep_ms(80)  # held: the scan task's scans see it too
+    m.press(5, False)
+    key = await asyncio.wait_for_ms(k.get(), 1000)
+    task.cancel()
+    await asyncio.sleep_ms(10)
+    print(json.dumps({"hooked": hooked[:3], "unsampled": unsampled, "key": key}))
+
+asyncio.run(main())
+'''
+
+
+def test_an_edge_that_cuts_into_the_links_read_samples_once_the_read_is_held(mpy):
+    """The handler can cut into the link's console read, whose bytes are not held yet: a
+    sample there would keep the next read waiting (on the virtual board, paced, up to 35 ms
+    of the chip's time, beyond the receive buffer). beside_edges says not now; the handler
+    reads nothing and leaves its sample to sample_owed(), which the link calls after the
+    read, and which samples once, with the input moved aside before and after."""
+    out = json.loads(mpy(CUT_INTO_A_READ).strip().splitlines()[-1])
+    assert out["unsampled"] == 0
+    (refused, at), (before, start), (after, end) = out["hooked"]
+    assert (refused, before, after) == (True, False, False)
+    assert end - start == 4 + 4 + 4  # a whole sample with "5" down, between the two
+    assert out["key"] == ["5", False]
 
 
 OWN_EDGES = MATRIX + r'''

@@ -460,30 +460,46 @@ def test_input_drained_during_long_work_is_answered_after_it_in_order(mpy):
 
 CUT_INTO = LINK_ON_RING + """
 read = ring.console_read
+refused, between = [], []
 
 
-def console_read(limit):  # the keypad's interrupt handler cuts in as the input is read
-    link.drain()
+def console_read(limit):  # the keypad's interrupt handler cuts into the read
+    refused.append(link.drain() is False)
     return read(limit)
 
 
+def after_read():  # and, once the read's bytes are held, between two reads
+    if late:
+        ring.pieces.append(late.pop())  # came during the read
+    between.append(link.drain())
+
+
+late = [b'@{"cmd":"get_roster","id":3}\\n']
+
+
 ring.console_read = console_read
+link.after_read = after_read
 ring.pieces = [b'@{"cmd":"get_roster","id":1}\\n@{"cmd":"get_ro', b'ster","id":2}\\n']
 link.drain()
-ring.pieces.append(b'@{"cmd":"get_roster","id":3}\\n')
+during = bytes(wire.out)
+ring.pieces.append(b'@{"cmd":"get_roster","id":4}\\n')
 link.catch_up()
-print(json.dumps({"after": bytes(wire.out).decode(), "left": len(ring.pieces)}))
+print(json.dumps({"during": during.decode(), "after": bytes(wire.out).decode(), "left": len(ring.pieces),
+                  "refused": refused, "between": between}))
 """
 
 
 def test_a_drain_that_cuts_into_the_links_reading_leaves_the_input_to_it(mpy):
     """The keypad's interrupt handler drains the input too, between two bytecodes of
-    anything: of a drain or a catch_up as well. It then leaves the input to them, so every
-    request is answered once, in order."""
+    anything. Inside a console read, whose bytes are not held yet, drain() refuses (what it
+    read would go before them); between two reads (after_read) it drains, and the next read
+    goes after what it held. Every request is answered once, in order."""
     out = json.loads(mpy(CUT_INTO).strip().splitlines()[-1])
-    assert out["left"] == 0
+    assert out["during"] == "" and out["left"] == 0
+    assert out["refused"] and all(out["refused"])
+    assert out["between"] and all(out["between"])
     replies = [unframe(line) for line in out["after"].encode().splitlines(keepends=True)]
-    assert [(r["id"], r["ok"]) for r in replies] == [(1, True), (2, True), (3, True)]
+    assert [(r["id"], r["ok"]) for r in replies] == [(1, True), (2, True), (3, True), (4, True)]
 
 
 AT_EVERY_TURN = LINK_ON_RING + """
