@@ -81,6 +81,7 @@ class Keypad:
         # anything, a burst of edges as long as the receive buffer lasts); False before: not
         # now, the handler cut into the link's read (the sample waits for sample_owed())
         self._owes_sample = False  # an edge's sample waits for sample_owed()
+        self._edge_in_scan = False  # a column's interrupt came while a pass ran
         # Counts for the link's `hello`: presses queued (from the matrix or the link), the
         # matrix's presses lost to a full queue, and presses the UI took from the queue.
         self.registered = self.refused = self.handled = 0
@@ -149,23 +150,39 @@ class Keypad:
         first, the chip's work) cannot make a key's new level look younger than it is. The
         pass itself only reads the pins into a bit mask: a key costs bytecode of its own
         only while it differs from its debounced level, is settling, or is down and waiting
-        for its hold time."""
+        for its hold time. A column's interrupt that came after the pins were checked (the
+        handler leaves its sample to the pass) has the columns read again at its end, and
+        the pass made again if one changed: while a request arrives no other pass may come
+        before the key is up again."""
         self._in_use = True
-        sample = self._sample()
-        if sample & _TORN:  # a contact changed while the pins were read
-            sample = self._sample() & ~_TORN
-        self._sampled = sample
-        if now is None:
-            now = time.ticks_ms()
-        work = (sample ^ self._down) | self._busy
-        k = 0
-        while work:
-            if work & 1:
-                self._track(k, sample >> k & 1, now)
-            work >>= 1
-            k += 1
-        self._last_scan = now
+        while True:
+            self._edge_in_scan = False
+            sample = self._sample()
+            if sample & _TORN:  # a contact changed while the pins were read
+                sample = self._sample() & ~_TORN
+            self._sampled = sample
+            at = time.ticks_ms() if now is None else now
+            work = (sample ^ self._down) | self._busy
+            k = 0
+            while work:
+                if work & 1:
+                    self._track(k, sample >> k & 1, at)
+                work >>= 1
+                k += 1
+            self._last_scan = at
+            if not self._changed_since(sample):
+                break
         self._in_use = False
+
+    def _changed_since(self, sample):
+        """Whether a contact changed after the pass checked its pins: a column's interrupt
+        came meanwhile and a column at rest reads other than `sample` says. It looks again
+        as long as interrupts come while it looks."""
+        while self._edge_in_scan:
+            self._edge_in_scan = False
+            if self._torn(sample):
+                return True
+        return False
 
     def _sample(self):
         """-> bit k set: key k reads down; _TORN too when a contact changed meanwhile. The
@@ -193,11 +210,19 @@ class Keypad:
                 row.value(1)
                 base += n
             self._rest()
-        keys = self._column_keys
-        for c in range(n):
+            # The edges those row drives raised have had their handlers run (each at the
+            # next jump): a handler from now on is a contact's own change.
+            self._edge_in_scan = False
+        return sample | _TORN if self._torn(sample) else sample
+
+    def _torn(self, sample):
+        """Whether a column at rest reads other than `sample` says of its keys: one of them
+        changed after it was read."""
+        cols, keys = self._cols, self._column_keys
+        for c in range(len(cols)):
             if (cols[c].value() == 0) != (sample & keys[c] != 0):
-                return sample | _TORN
-        return sample
+                return True
+        return False
 
     def _rest(self):
         """Every row low, as between scans: a key going down pulls its column low."""
@@ -271,6 +296,7 @@ class Keypad:
                 return  # a sample's own edge (or a contact that changed and changed back)
             self._sample_beside()
         else:
+            self._edge_in_scan = True  # the pass looks again before it ends
             self._pressed.set()
 
     def _sample_beside(self):

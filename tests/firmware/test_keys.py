@@ -257,6 +257,37 @@ def test_an_edge_that_cuts_into_the_links_read_samples_once_the_read_is_held(mpy
     assert out["key"] == ["5", False]
 
 
+LATE_CHANGE = MATRIX + r'''
+reads, plain = [0], Line.value
+
+
+def value(self, x=None):
+    level = plain(self, x)
+    if x is None and self.kind == "col":
+        reads[0] += 1
+        if reads[0] == AT:  # "5" goes down right after this read: its handler runs in the pass
+            m.press(5, True)
+    return level
+
+
+Line.value = value
+for col in m.cols:
+    col.irq(k._on_edge, Line.IRQ_FALLING | Line.IRQ_RISING)
+k.scan(0)
+print(json.dumps({"sampled": k._sampled, "reads": reads[0]}))
+'''
+
+
+def test_a_contact_that_changes_as_the_pass_checks_its_pins_is_sampled_by_that_pass(mpy):
+    """With every key up a pass reads the columns at rest, then checks them again. A key
+    going down after its column was checked (its interrupt's handler, run during the pass,
+    leaves the sample to it) has the pass look again and sample it: while a request
+    arrives the task makes no other pass, and the key would be up before the next edge."""
+    for at in (5, 8):  # the check's read of column 0, and its last read (column 3)
+        out = json.loads(mpy(LATE_CHANGE.replace("AT", str(at))).strip().splitlines()[-1])
+        assert out["sampled"] == 1 << 5, (at, out)
+
+
 OWN_EDGES = MATRIX + r'''
 pending = []  # columns whose interrupt waits for the handler running now to return
 plain = Line.value
