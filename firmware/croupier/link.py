@@ -318,8 +318,8 @@ class Link:
         any_input = False
         while True:
             self._drain()
-            # What is held goes to the line, and the buffer is free again, with no jump
-            # between: a drain of the interrupt's handler goes after it, or waits for the line.
+            # No jump from the flag to the buffer's reset: an interrupt handler's drain comes
+            # before (its bytes are fed with these) or finds the flag (they wait their turn).
             self._feeding = True
             n = self._held_n
             self._held_n = 0
