@@ -33,7 +33,9 @@ def test_a_paced_board_scores_an_esp32s_pystones_within_its_budget():
     # (the gauge's factor, summed) beyond what it banked before the run and its last slice.
     runs = [pystone.run_on_board("esp32") for _ in range(3)]
     scores = sorted(run["pystones"] for run in runs)
-    assert 1075 <= scores[1] <= 1661, runs
+    summary = ["%(pystones)d pystones, share %(cpu_share).3f, per budget %(per_budget).0f, real-time %(realtime)s" % run
+               for run in runs]
+    assert 1075 <= scores[1] <= 1661, summary
     for run in runs:
         slice_ns = pacer.PERIOD * 1e9 / run["factor"]
         # + 2 ms: a stretch the hypervisor cut short is charged late, up to 2 ms on the build VM
@@ -64,6 +66,17 @@ def test_bytes_beyond_the_receive_buffer_are_lost_and_counted(make_board):
     # the line gives each byte up to a period before it is due (board.LOOK_AHEAD), no sooner
     assert took >= 1040 * 10 / ESP32.baud - LOOK_AHEAD, "delivered faster than the line carries them"
     assert "pace esp32" in SimApp(vb).status() and "serial bytes lost: 652" in SimApp(vb).status()
+
+
+def test_the_status_line_says_when_the_pacer_is_not_real_time(make_board):
+    vb = make_board(IDLE, pace="esp32")
+    while vb.throttle.realtime is None:  # the pacer says once it has asked for it
+        time.sleep(0.01)
+    fields = vb.throttle.record.fields
+    fields[pacer.Record.REALTIME] = 1  # as a pacer that got it writes
+    assert "not real-time" not in SimApp(vb).status()
+    fields[pacer.Record.REALTIME] = 0  # and one the host refused it
+    assert "pacer not real-time: a busy host may run the board fast" in SimApp(vb).status()
 
 
 def test_a_board_that_keeps_reading_loses_nothing_at_line_rate(make_board):
@@ -263,19 +276,13 @@ SLEEPER = "import time\nprint('sleeping')\nwhile True:\n    time.sleep_ms(5)\n"
 def test_wake_ups_from_sleep_are_credited_once_each(make_board):
     """A board that sleeps gets back the kernel's share of each wake-up, WAKE_NS for each
     time the kernel counts it went to sleep (its voluntary context switches), no more."""
-    import re
-
-    def sleeps():
-        status = open("/proc/%d/status" % vb._proc.pid).read()
-        return int(re.search(r"\nvoluntary_ctxt_switches:\s+(\d+)", status).group(1))
-
     def just_credited():
         """-> (credit, sleeps) right after the pacer credited what it had counted: the two
         then count the same sleeps (the pacer may look only every period)."""
         before = vb.throttle.credited_ns
         while vb.throttle.credited_ns == before:
             time.sleep(0.0002)
-        return vb.throttle.credited_ns, sleeps()
+        return vb.throttle.credited_ns, sleeps(vb._proc.pid)
 
     vb = make_board(SLEEPER, pace="esp32")
     vb.wait_output(b"sleeping\r\n", timeout=30)
@@ -291,37 +298,55 @@ LONG_SLEEPER = ("import asyncio\nprint('sleeping')\nasync def main():\n    while
                 "        await asyncio.sleep_ms(20)\nasyncio.run(main())\n")
 
 
-def test_long_sleeps_get_back_much_of_their_wake_ups_and_no_more(make_board):
+LONG_WAKE_CREDIT_NS = pacer.WAKE_NS + 25000  # and the board's own for a long sleep (_sim_wake)
+
+
+def test_long_sleeps_get_back_their_wake_ups_and_no_more(make_board):
     """A board asleep 20 ms at a time (the keypad scan's rhythm while a key is held) wakes
-    with the host's caches cold: it gets back much of what that costs (the build VM: about
-    60 %; the poll's credit alone would be 12 %), never more (it must not be faster than
-    the chip)."""
-    used, credited = cpu_and_credit(make_board(LONG_SLEEPER, pace="esp32"), b"sleeping\r\n")
-    assert 0.3 * used <= credited <= used, (used, credited)
+    with the host's caches cold: each such wake-up gets back 40 µs, never more than the
+    board used (it must not be faster than the chip). What a wake-up costs the host moves
+    with the host (105-120 µs of CPU on the build VM, 40 µs at its quietest), so how much of
+    it comes back is the bench's figure (tests/bench/bench_serial_rx.py), not this test's."""
+    vb = make_board(LONG_SLEEPER, pace="esp32")
+
+    def slept():  # the kernel counts each stop as a sleep too
+        return sleeps(vb._proc.pid) - vb.throttle.record.fields[pacer.Record.STOPS]
+
+    used, credited, slept = cpu_and_credit(vb, b"sleeping\r\n", also=slept)
+    assert slept >= 100, "it slept 20 ms at a time"
+    assert 0.8 * slept * LONG_WAKE_CREDIT_NS <= credited <= used, (slept, used, credited)
 
 
-def cpu_and_credit(vb, ready, seconds=3.0):
-    """-> (ns of CPU time the paced board used, ns credited to it) over `seconds`, from
-    half a second after it printed `ready` on."""
+def sleeps(pid):
+    """How many times the process has gone to sleep or been stopped (the kernel's count)."""
+    import re
+
+    status = open("/proc/%d/status" % pid).read()
+    return int(re.search(r"\nvoluntary_ctxt_switches:\s+(\d+)", status).group(1))
+
+
+def cpu_and_credit(vb, ready, seconds=3.0, also=lambda: 0):
+    """-> (ns of CPU time the paced board used, ns credited to it, how much also() grew)
+    over `seconds`, from half a second after it printed `ready` on."""
     vb.wait_output(ready, timeout=30)
     time.sleep(0.5)
     throttle = vb.throttle
-    used, credited = throttle.cpu_ns, throttle.credited_ns
+    used, credited, counted = throttle.cpu_ns, throttle.credited_ns, also()
     time.sleep(seconds)
-    return throttle.cpu_ns - used, throttle.credited_ns - credited
+    return throttle.cpu_ns - used, throttle.credited_ns - credited, also() - counted
 
 
-def test_the_record_tells_how_long_a_stretch_was_stopped_from_the_stops_it_keeps():
+def test_the_record_tells_which_stops_cut_into_a_stretch_and_the_cpu_time_between_them():
     record = pacer.Record.create()
     try:
-        for began in range(0, 40 * 1000, 1000):  # 40 stops of 400 ns, one each µs
+        for began in range(0, 40 * 1000, 1000):  # 40 stops of 400 ns, one each µs, after 600 ns of CPU each
             record.mark_stopped(began)
-            record.mark_continued(began + 400)
-        assert record.stopped_between(38100, 39300) == (600, 2)  # the end of one, all of the next
-        assert record.stopped_between(39500, 39900) == (0, 0)  # between two stops
-        assert record.stopped_between(0, 40000)[1] == pacer.Record.STOPS_KEPT, "the oldest are gone"
-        record.mark_stopped(40000)  # under way: counted up to the stretch's end
-        assert record.stopped_between(39000, 40250) == (400 + 250, 2)
+            record.mark_continued(began + 400, cpu=began * 6 // 10)
+        assert record.stops_within(38100, 39300, cpu_now=0) == (2, 38100, 39300, 600)  # the end of one, all of the next
+        assert record.stops_within(39500, 39900, cpu_now=0)[0] == 0  # between two stops
+        assert record.stops_within(0, 40000, cpu_now=0)[0] == pacer.Record.STOPS_KEPT, "the oldest are gone"
+        record.mark_stopped(40000)  # under way: counted up to the stretch's end, its CPU time read now
+        assert record.stops_within(39000, 40250, cpu_now=24000) == (2, 39000, 40250, 24000 - 23400)
     finally:
         os.close(record.fd)
 
@@ -349,7 +374,7 @@ def test_emulation_that_a_stop_cuts_into_is_credited_its_cpu_time_not_its_wall_t
     such a stretch is credited less them and a resume's charge each, so what is credited
     is about the CPU time the emulation took (dropping such stretches left the chip
     paying for them: a keypad scan that two stops cut into cost it 40 ms)."""
-    used, credited = cpu_and_credit(make_board(EMULATOR % 20000, pace="esp32"), b"emulating\r\n")
+    used, credited, _ = cpu_and_credit(make_board(EMULATOR % 20000, pace="esp32"), b"emulating\r\n")
     assert 0.6 * used <= credited <= 1.1 * used, (used, credited)  # 0.89-0.95 here; none credited before
 
 

@@ -29,10 +29,14 @@ from croupier.sim.pacer import PERIOD, Hold, Record, cpu_clock, runnable, state
 # lost up to 340 of 3,000 (tests/bench/bench_line_reader.py; none in 12 runs with one).
 CHIP_SLACK = PERIOD
 
-# A stretch of emulated hardware that a pacer stop cut into is credited less the stops and
-# less RESUME_CHARGE for each: what of a resume the host charges to the interpreter's CPU
-# time (tests/bench/bench_resume.py: about 50 µs), which the gauge's factor takes in, as it
-# does in the board's own code. It is credited CREDIT_ACROSS_STOPS at most: what a stretch
+# A stretch of emulated hardware that a pacer stop cut into is credited its CPU time: the
+# wall time before its first stop and after its last one (the board ran through them, less
+# any wait for a core, which nothing tells), and the CPU time between the two as the stops
+# recorded it, less RESUME_CHARGE a stop: what of a resume the host charges to the
+# interpreter's CPU time (tests/bench/bench_resume.py: about 50 µs), which the gauge's
+# factor takes in, as it does in the board's own code. (Its wall time less the stops
+# credited the board's waits for its core too: 1.05-1.3 times its CPU time with the pacer on
+# that core, or a busy one.) It is credited CREDIT_ACROSS_STOPS at most: what a stretch
 # without a stop may be (_sim_channel._PAUSE_US). Such stretches are slow: a board's first
 # pin read after a resume took 100-200 µs of host CPU, most of its slice, and uncredited, a
 # keypad scan that two stops cut into cost the chip 40 ms.
@@ -191,10 +195,10 @@ class Throttle:
         self._hold = Hold(self.record, pid)
         self._stat = os.open("/proc/%d/stat" % pid, os.O_RDONLY)  # held() waits on its state
         control_read, self._control = os.pipe()
-        gauge = [PACE_CPU, toolchain.micropython(), gauge_path] if gauged else []
+        gauge = [toolchain.micropython(), gauge_path] if gauged else []
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, pacer.__file__, str(pid), str(self.record.fd), str(control_read)]
+                [sys.executable, pacer.__file__, str(pid), str(self.record.fd), str(control_read), str(PACE_CPU)]
                 + [str(arg) for arg in gauge], pass_fds=(self.record.fd, control_read), stdin=subprocess.DEVNULL)
         finally:
             os.close(control_read)
@@ -294,9 +298,15 @@ class Throttle:
 
     def credit_across_stops(self, ended_ns, lasted_ns):
         """A stretch of emulated hardware that ended at ended_ns (monotonic) and lasted
-        lasted_ns, during which the pacer stopped the board: credited less the stops and
-        their RESUME_CHARGE, up to CREDIT_ACROSS_STOPS. A stretch with no stop in it went to
+        lasted_ns, during which the pacer stopped the board: credited its CPU time less a
+        RESUME_CHARGE a stop, up to CREDIT_ACROSS_STOPS. A stretch with no stop in it went to
         sleep or waited for a core: no CPU time, nothing credited."""
-        stopped, stops = self.record.stopped_between(ended_ns - lasted_ns, ended_ns)
+        began_ns = ended_ns - lasted_ns
+        try:
+            cpu_now = time.clock_gettime_ns(self._clock)  # exact if a stop is under way
+        except OSError:
+            return  # it ended
+        stops, first_began, last_ended, between = self.record.stops_within(began_ns, ended_ns, cpu_now)
         if stops:
-            self.credit(min(max(0, lasted_ns - stopped - stops * RESUME_CHARGE), CREDIT_ACROSS_STOPS))
+            ran = (first_began - began_ns) + between + (ended_ns - last_ended)
+            self.credit(min(max(0, ran - stops * RESUME_CHARGE), CREDIT_ACROSS_STOPS))

@@ -99,7 +99,7 @@ def run_on_board(pace="esp32", loops=LOOPS, timeout=120) -> dict:
     when the host was too busy to give it all), 'per_budget': pystones per second of budget
     actually used (what a board given its whole budget would score), 'over_budget_ns': CPU
     time charged beyond the budget meanwhile (negative: under it), 'factor': the pacer's
-    over the run (wall time / budget)}."""
+    over the run (wall time / budget), 'realtime': whether its pacer was real-time}."""
     from croupier.sim.board import VirtualBoard
 
     work = Path(tempfile.mkdtemp(prefix="croupier-pystone-"))
@@ -113,13 +113,14 @@ def run_on_board(pace="esp32", loops=LOOPS, timeout=120) -> dict:
             out = board.wait_output(RESULT, timeout=timeout, since=mark)
             after, wall = _usage(board.throttle), time.monotonic_ns() - started
             out = board.wait_output(b"\r\n", timeout=timeout, since=mark + out.index(RESULT))
+            realtime = board.throttle and board.throttle.realtime
     finally:
         shutil.rmtree(work, ignore_errors=True)
     ms, stones = (int(n) for n in out[len(RESULT):].split()[:2])
     used, budget = after[0] - before[0], after[1] - before[1]
     share = used / budget if budget else 1.0
     return {"pystones": stones, "cpu_share": share, "per_budget": stones / share if share else 0.0, "ms": ms,
-            "over_budget_ns": used - budget, "factor": wall / budget if budget else 0.0}
+            "over_budget_ns": used - budget, "factor": wall / budget if budget else 0.0, "realtime": realtime}
 
 
 def _usage(throttle):

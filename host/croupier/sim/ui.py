@@ -50,10 +50,13 @@ class SimApp(BoardApp):
         yield Log(id="log", max_lines=2000)
 
     def status(self) -> str:
-        """The pace and the serial bytes lost to a full receive buffer."""
-        pace = self.board.pace
+        """The pace (and whether its pacer could be real-time) and the serial bytes lost to a
+        full receive buffer."""
+        pace, throttle = self.board.pace, self.board.throttle
         where = ("pace %s (%d baud, %d-byte receive buffer)" % (pace.name, pace.baud, pace.rx_buffer)
                  if pace else "full speed")
+        if throttle and throttle.realtime is False:
+            where += " · pacer not real-time: a busy host may run the board fast (run as root for real-time)"
         return "%s · serial bytes lost: %d" % (where, self.board.rx_overflow)
 
     def on_mount(self):
