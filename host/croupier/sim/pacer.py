@@ -461,8 +461,8 @@ def _place(board_cpu):
     """Real-time where allowed, on the board's core: it preempts the board the moment a
     slice is over. On the other core, often idle, its wake-ups waited for the hypervisor to
     run that core again while the board ran on: pystone scored 1,311-1,579 in four runs on
-    the quiet build VM, one of them 1.18 times its budget (on the board's core: 1,284-1,452
-    in eight, each within 1 % of it). A normal process goes elsewhere, where there is
+    the quiet build VM, one of them 1.18 times its budget (on the board's core: 1,248-1,385
+    in sixteen, tests/bench/bench_pystone.py). A normal process goes elsewhere, where there is
     another core: on the board's, it waits its turn behind the board (the kernel lets the
     running task end its slice, ms long), and the board ran 1.04-1.26 times its budget.
     -> whether it is real-time."""
