@@ -305,8 +305,9 @@ def test_long_sleeps_get_back_their_wake_ups_and_no_more(make_board):
     """A board asleep 20 ms at a time (the keypad scan's rhythm while a key is held) wakes
     with the host's caches cold: each such wake-up gets back 40 µs, never more than the
     board used (it must not be faster than the chip). What a wake-up costs the host moves
-    with the host (105-120 µs of CPU on the build VM, 40 µs at its quietest), so how much of
-    it comes back is the bench's figure (tests/bench/bench_serial_rx.py), not this test's."""
+    with the host (40-160 µs of CPU beyond a sleep of 0 ms on the build VM, from one hour to
+    the next), so how much of it comes back is the bench's figure
+    (tests/bench/bench_serial_rx.py), not this test's."""
     vb = make_board(LONG_SLEEPER, pace="esp32")
 
     def slept():  # the kernel counts each stop as a sleep too
@@ -351,6 +352,24 @@ def test_the_record_tells_which_stops_cut_into_a_stretch_and_the_cpu_time_betwee
         os.close(record.fd)
 
 
+def test_a_stretch_cut_by_stops_is_credited_the_cpu_time_between_them_not_the_wall_time():
+    """Before its first stop and after its last the board ran (wall time); between them the
+    stops recorded its CPU time, which leaves out its waits for a core."""
+    with pythons("import time\ntime.sleep(60)") as (asleep,):
+        throttle = pace.Throttle(asleep.pid, 100)  # not started: the record is the test's
+        try:
+            record = throttle.record
+            record.mark_stopped(1000000)
+            record.mark_continued(21000000, cpu=5000000)
+            record.mark_stopped(21300000)  # 300 µs later, of which the board ran 200
+            record.mark_continued(41300000, cpu=5200000)
+            throttle.credit_across_stops(ended_ns=41400000, lasted_ns=40600000)
+            credited = record.fields[pacer.Record.CREDIT_OFFERED]
+        finally:
+            throttle.close()
+    assert credited == 200000 + 200000 + 100000 - 2 * pace.RESUME_CHARGE  # not 300 µs between them
+
+
 def test_a_stretch_is_placed_on_the_hosts_clock_from_the_low_bits_the_board_sends():
     ended_us = (7 << 32) + 0xFFFFFFF0  # the low bits wrap just after it ended
     payload = struct.pack("<II", ended_us & 0xFFFFFFFF, 2500)
@@ -370,12 +389,12 @@ while True:
 
 def test_emulation_that_a_stop_cuts_into_is_credited_its_cpu_time_not_its_wall_time(make_board):
     """The board reports how long each stretch of emulated hardware lasted; a stretch the
-    pacer stopped the board in lasted far longer than it ran. The host knows the stops:
-    such a stretch is credited less them and a resume's charge each, so what is credited
-    is about the CPU time the emulation took (dropping such stretches left the chip
+    pacer stopped the board in lasted far longer than it ran. The host knows the stops and
+    the board's CPU time at each: such a stretch is credited its CPU time less a resume's
+    charge a stop, so what is credited is about the CPU time the emulation took (dropping such stretches left the chip
     paying for them: a keypad scan that two stops cut into cost it 40 ms)."""
     used, credited, _ = cpu_and_credit(make_board(EMULATOR % 20000, pace="esp32"), b"emulating\r\n")
-    assert 0.6 * used <= credited <= 1.1 * used, (used, credited)  # 0.89-0.95 here; none credited before
+    assert 0.6 * used <= credited <= 1.1 * used, (used, credited)  # 0.90-1.03 here; none credited before
 
 
 def test_the_cpu_reading_never_undercounts_and_is_exact_once_stopped():
