@@ -37,6 +37,7 @@ def pace_of(args):
 
 def calibrate(args):
     from croupier.sim import SimError, pystone
+    from croupier.sim.pace import NOT_REALTIME
 
     pace = args.pace or "esp32"
     if pace == "none":
@@ -50,6 +51,8 @@ def calibrate(args):
     print("%d pystones/s at --pace %s (the gauge's factor: %.0f; %d pystones per second of the CPU budget it "
           "got: %.0f%% of its budget; an ESP32 at 240 MHz scores 1,075-1,661)"
           % (result["pystones"], pace, result["factor"], result["per_budget"], 100 * result["cpu_share"]))
+    if result["realtime"] is False:
+        print(NOT_REALTIME)
     return 0
 
 

@@ -57,6 +57,9 @@ ESP32_SPEED_RATIO = 200.0
 # gauge reads it off the host as it is (pacer.Gauge); this is where it starts, what
 # pystone on a paced board called for on quiet evenings (tests/bench/bench_pystone.py).
 ESP32_FACTOR = 74.0
+# What a paced board's user is told when its pacer could not be real-time (pacer._place).
+NOT_REALTIME = ("pacer not real-time: a busy host may run the board fast "
+                "(allow real-time priority: docs/virtual-board.md, Pace)")
 # The core every paced interpreter runs on, the gauge's included: the host's speed moves on
 # each core on its own, and the gauge measures the boards' (croupier.sim.pacer).
 PACE_CPU = max(os.sched_getaffinity(0))

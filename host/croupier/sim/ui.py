@@ -10,6 +10,7 @@ import time
 from textual.message import Message
 from textual.widgets import Button, Log, Static
 
+from croupier.sim.pace import NOT_REALTIME
 from croupier.tui.app import HOLD_S, BoardApp
 
 PRESS_MS = 120  # a click holds the key this long: longer than the firmware's debounce
@@ -56,7 +57,7 @@ class SimApp(BoardApp):
         where = ("pace %s (%d baud, %d-byte receive buffer)" % (pace.name, pace.baud, pace.rx_buffer)
                  if pace else "full speed")
         if throttle and throttle.realtime is False:
-            where += " · pacer not real-time: a busy host may run the board fast (run as root for real-time)"
+            where += " · " + NOT_REALTIME
         return "%s · serial bytes lost: %d" % (where, self.board.rx_overflow)
 
     def on_mount(self):
