@@ -482,7 +482,7 @@ def main(argv):
     gauge = Gauge(argv[4], argv[5], cpu) if len(argv) > 4 else None  # started while the board boots
     try:
         if os.read(control, 1):  # the host's go (none: it closed the pipe first)
-            Pacer(pid, record, control, gauge, on_its_core=realtime).run()  # _place
+            Pacer(pid, record, control, gauge, on_its_core=realtime).run()  # _place put it there
     finally:
         if gauge:
             gauge.close()
