@@ -7,8 +7,11 @@ Accepted, written at the flash offset where the ESP32's ROM boots from (0x1000):
   the partition table at flash 0x8000 and the app where its table says (typically 0x10000),
   each checked;
 - the same merged image padded from flash 0x0 (0xFF up to 0x1000): written at 0x0.
+
+The MicroPython release an app holds is read from its banner when it carries one.
 """
 import io
+import re
 import struct
 
 BOOT_OFFSET = 0x1000        # where the ESP32's ROM looks for the bootloader
@@ -18,6 +21,10 @@ ENTRY = struct.Struct("<2sBBII16sI")
 ENTRY_MAGIC = b"\xaa\x50"
 MD5_MAGIC = b"\xeb\xeb"
 APP_TYPE = 0
+# MicroPython's banner, also its sys.version (py/mpconfig.h MICROPY_BANNER_NAME_AND_VERSION,
+# v1.22.0..v1.28.0): "MicroPython v1.23.0 on 2024-06-02". Its ESP32 builds leave the app
+# descriptor's version empty (ports/esp32/boards/sdkconfig.base: CONFIG_APP_EXCLUDE_PROJECT_VER_VAR).
+BANNER = re.compile(rb"MicroPython (?:\(with v2\.0 preview\) )?v(\d+\.\d+\.\d+[\w.+-]*) on \d{4}-\d\d-\d\d")
 
 
 class ImageError(ValueError):
@@ -25,10 +32,11 @@ class ImageError(ValueError):
 
 
 class Checked:
-    """A valid image: its bytes, where it goes in flash and what it holds (for the user)."""
+    """A valid image: its bytes, where it goes in flash and what it holds (for the user):
+    `version`, the MicroPython release its banner names ("1.23.0"), None without one."""
 
-    def __init__(self, data, offset, parts):
-        self.data, self.offset, self.parts = data, offset, parts
+    def __init__(self, data, offset, parts, version):
+        self.data, self.offset, self.parts, self.version = data, offset, parts, version
 
     def describe(self):
         return "%s, %d bytes at 0x%x" % (" + ".join(self.parts), len(self.data), self.offset)
@@ -42,7 +50,7 @@ def _chip_name(chip_id):
 
 
 def check_app_image(data, where):
-    """The length of the valid ESP32 image at the start of `data`, else ImageError(reason)."""
+    """esptool's parse of the valid ESP32 image at the start of `data`, else ImageError(reason)."""
     from esptool.bin_image import ESP32FirmwareImage
     from esptool.loader import ESPLoader
     from esptool.util import FatalError
@@ -71,7 +79,16 @@ def check_app_image(data, where):
         raise ImageError("%s is cut short before its SHA-256 digest" % where)
     if image.stored_digest != image.calc_digest:
         raise ImageError("%s fails its SHA-256 digest: the file is damaged" % where)
-    return image.data_length + 32
+    return image
+
+
+def banner_version(image):
+    """The MicroPython release named by the banner in a parsed image's segments, or None."""
+    for segment in image.segments:
+        match = BANNER.search(segment.data)
+        if match:
+            return match.group(1).decode("ascii")
+    return None
 
 
 def app_offset(table, where):
@@ -94,17 +111,18 @@ def check_image(data, name="the image"):
     if data[:BOOT_OFFSET] == b"\xff" * BOOT_OFFSET and len(data) > BOOT_OFFSET:
         offset = BOOT_OFFSET  # padded from flash 0x0: the bootloader follows at 0x1000
     body = data[offset:]
-    end = check_app_image(body, "%s (at flash 0x%x)" % (name, BOOT_OFFSET))
+    first = check_app_image(body, "%s (at flash 0x%x)" % (name, BOOT_OFFSET))
     table_at = TABLE_OFFSET - BOOT_OFFSET
     if len(body) <= table_at:
         if offset:
             raise ImageError("%s is padded from flash 0x0 but holds no partition table at 0x%x" % (name, TABLE_OFFSET))
-        return Checked(data, BOOT_OFFSET, ["ESP32 image"])
-    if end > table_at:
+        return Checked(data, BOOT_OFFSET, ["ESP32 image"], banner_version(first))
+    if first.data_length + 32 > table_at:  # the image and its SHA-256 digest
         raise ImageError("%s: its first image runs into the partition table at 0x%x" % (name, TABLE_OFFSET))
     app_at = app_offset(body[table_at:table_at + TABLE_SIZE], name)
-    check_app_image(body[app_at - BOOT_OFFSET:], "%s: the app (at flash 0x%x)" % (name, app_at))
-    return Checked(data, BOOT_OFFSET - offset, ["bootloader", "partition table", "app at 0x%x" % app_at])
+    app = check_app_image(body[app_at - BOOT_OFFSET:], "%s: the app (at flash 0x%x)" % (name, app_at))
+    return Checked(data, BOOT_OFFSET - offset, ["bootloader", "partition table", "app at 0x%x" % app_at],
+                   banner_version(app))
 
 
 def read_image(path):

@@ -8,28 +8,28 @@ traceback.
 import time
 
 from croupier.link import open_serial
+from croupier.micropython_release import WANTED, supported
 
-# The oldest MicroPython the firmware runs on: its .mpy files are bytecode of .mpy version 6
-# (loaded since 1.19), and it imports `asyncio` by that name, which MicroPython 1.21 gave it.
-MIN_VERSION = (1, 21)
-DOWNLOAD = "https://micropython.org/download/ESP32_GENERIC/"
 PROBE_TIMEOUT = 4.0  # seconds for the raw REPL to answer (a running program is interrupted first)
 FIRST_BOOT_TIMEOUT = 15.0  # the same for a MicroPython just written: its first boot makes its filesystem
 JOURNAL_DIR = "/journal"  # the board's journal folder (boards/esp32.py JOURNAL_DIR)
 RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 MARK = "CROUPIER-PROBE"
+# The version as the release names it: "1.23.0", "1.29.0-preview" (py/modsys.c: a 4th item since 1.22).
 _SCRIPT = """import sys, os
 try:
     n = len(os.listdir(%r))
 except OSError:
     n = -1
-print(%r, '.'.join(str(v) for v in sys.implementation.version[:3]), getattr(sys.implementation, '_mpy', -1), n)
+v = sys.implementation.version
+print(%r, '.'.join(str(x) for x in v[:3]) + ('-' + v[3] if len(v) > 3 and v[3] else ''),
+      getattr(sys.implementation, '_mpy', -1), n)
 """ % (JOURNAL_DIR, MARK)
 
 
 class Board:
-    """What the probe learnt: `version` ("1.23.0"), `mpy` (sys.implementation._mpy, -1 when the
-    port does not say), `journal_files` (-1: no journal folder)."""
+    """What the probe learnt: `version` ("1.23.0", "1.29.0-preview"), `mpy` (sys.implementation._mpy,
+    -1 when the port does not say), `journal_files` (-1: no journal folder)."""
 
     def __init__(self, version, mpy, journal_files):
         self.version, self.mpy, self.journal_files = version, mpy, journal_files
@@ -72,16 +72,7 @@ def probe(port_name, timeout=PROBE_TIMEOUT):
 
 
 def install_hint(port):
-    return ("install it with `croupier flash --port %s --micropython ESP32_GENERIC-<version>.bin` (download the "
-            "ESP32_GENERIC image from %s; Croupier needs MicroPython %s or newer)"
-            % (port, DOWNLOAD, ".".join(map(str, MIN_VERSION))))
-
-
-def _version(text):
-    try:
-        return tuple(int(part) for part in text.split(".")[:2])
-    except ValueError:
-        return (0, 0)
+    return "flash %s with `croupier flash --port %s --micropython ESP32_GENERIC-<version>.bin`" % (WANTED, port)
 
 
 def mpy_header(staging):
@@ -95,6 +86,9 @@ def cannot_load(board, staging, port):
     built into `staging`, in one line; None when it can."""
     if board is None:
         return "no MicroPython answers on %s (a blank board, or one in its bootloader): %s" % (port, install_hint(port))
+    if not supported(board.version):
+        return "the board on %s runs MicroPython %s, older than Croupier supports: %s" % (port, board.version,
+                                                                                       install_hint(port))
     header = mpy_header(staging)
     if header is None:
         return None  # nothing compiled: plain .py runs anywhere
@@ -104,6 +98,4 @@ def cannot_load(board, staging, port):
         says = ".mpy version %d.%d" % (board.mpy & 0xFF, (board.mpy >> 8) & 3) if board.mpy >= 0 else "no .mpy version"
         return ("the MicroPython %s on %s loads %s; the firmware is built as .mpy version %d: %s"
                 % (board.version, port, says, header[1], install_hint(port)))
-    if _version(board.version) < MIN_VERSION:
-        return "the MicroPython on %s is %s, too old for the firmware: %s" % (port, board.version, install_hint(port))
     return None

@@ -1,6 +1,7 @@
 """`croupier flash` end to end where no Croupier firmware runs: MicroPython written through a
 mock ESP32 ROM bootloader on a pty (esp32-mock-bootloader speaks esptool's protocol and keeps
-a 4 MB flash in memory), a blank board, a MicroPython too old for the firmware, bad ports."""
+a 4 MB flash in memory), an image or a board with a MicroPython too old for the firmware, a
+blank board, bad ports."""
 import os
 import subprocess
 import sys
@@ -9,7 +10,8 @@ import threading
 import pytest
 
 from esp32_images import APP_OFFSET, BOOT_OFFSET, app_image, merged_image
-from esptool.bin_image import ESP32S3FirmwareImage
+from esptool.bin_image import ELFSection, ESP32FirmwareImage, ESP32S3FirmwareImage
+from croupier.esp_image import check_image
 from croupier.repl import MARK, RAW_PROMPT
 
 FLASH_TIMEOUT = 180
@@ -61,6 +63,45 @@ def image_file(tmp_path, data, name="micropython.bin"):
     path = tmp_path / name
     path.write_bytes(data)
     return str(path)
+
+
+def app_naming(banner):
+    """An app image whose read-only data (mapped from flash) holds `banner`, as MicroPython's
+    holds its own ("MicroPython v1.23.0 on 2024-06-02"): its sys.version and REPL banner."""
+    image = ESP32FirmwareImage()
+    image.entrypoint = 0x40080400
+    rodata = b"\x00".join((b"3.4.0; " + banner, b"; Generic ESP32 module with ESP32", b"raw REPL; CTRL-B to exit"))
+    image.segments = [ELFSection(b".flash.rodata", 0x3F400020, rodata + b"\x00" * (-len(rodata) % 4), 0),
+                      ELFSection(b".iram0.text", 0x40080000, b"\x5a" * 2048, 0)]
+    return image.save(None)
+
+
+@pytest.mark.parametrize("banner,version", [
+    (b"MicroPython v1.23.0 on 2024-06-02", "1.23.0"),
+    (b"MicroPython v1.29.0-preview.45.g0123abc on 2026-11-30", "1.29.0-preview.45.g0123abc"),
+    (b"MicroPython (with v2.0 preview) v1.22.2 on 2024-02-22", "1.22.2"),
+    (b"MicroPython 0123abc on 2024-06-02", None),  # built where git knew no tag: no release named
+], ids=["release", "preview", "v2-preview", "no-tag"])
+def test_the_micropython_release_of_an_image_is_read_from_its_banner(banner, version):
+    assert check_image(merged_image(app=app_naming(banner))).version == version
+    assert check_image(app_naming(banner)).version == version
+    assert check_image(merged_image()).version is None, "an app without MicroPython's banner names no release"
+
+
+def test_an_image_older_than_supported_is_refused_before_the_board_is_touched(rom, tmp_path):
+    write_flash(rom, BOOT_OFFSET, b"installed" * 100, tmp_path)
+    old = image_file(tmp_path, merged_image(app=app_naming(b"MicroPython v1.22.2 on 2024-02-22")), "ESP32_GENERIC-1.22.bin")
+    status, out, err = croupier("flash", "--port", rom, "--db", str(tmp_path / "db.sqlite3"), "--micropython", old, "--force")
+    assert status == 1 and err.strip() == ("croupier flash: %s holds MicroPython 1.22.2, older than Croupier supports: "
+                                           "download ESP32_GENERIC 1.23 or newer from "
+                                           "https://micropython.org/download/ESP32_GENERIC/" % old), out + err
+    assert read_flash(rom, BOOT_OFFSET, 900, tmp_path) == b"installed" * 100, "even with --force nothing was erased"
+
+    image = merged_image(app=app_naming(b"MicroPython v1.23.0 on 2024-06-02"))
+    status, out, err = croupier("flash", "--port", rom, "--db", str(tmp_path / "db.sqlite3"),
+                                "--micropython", image_file(tmp_path, image), "--force")
+    assert "MicroPython 1.23.0 (bootloader + partition table + app at 0x%x" % APP_OFFSET in out, out + err
+    assert read_flash(rom, BOOT_OFFSET, len(image), tmp_path) == image, "the oldest supported release is written"
 
 
 def test_a_good_image_is_erased_written_and_verified_then_the_missing_micropython_is_named(rom, tmp_path):
@@ -122,12 +163,19 @@ class FakeRepl:
         self.port = os.ttyname(slave)
         self._slave = slave
         self.reply = b"OK%s %s %d %d\r\n\x04\x04>" % (MARK.encode(), version.encode(), mpy, journal_files)
+        self.received = bytearray()
         threading.Thread(target=self._serve, daemon=True).start()
+
+    def scripts_run(self):
+        """The programs the host ran on this board through its raw REPL, in order."""
+        lines = bytes(self.received).replace(b"\r\x03\x03\x01", b"").replace(b"\x02", b"")
+        return [script for script in lines.split(b"\x04") if script]
 
     def _serve(self):
         try:
             while True:
                 data = os.read(self.master, 4096)
+                self.received += data
                 if b"\x01" in data:
                     os.write(self.master, RAW_PROMPT)
                 if data.endswith(b"\x04") and b"\x02" not in data:
@@ -142,35 +190,40 @@ class FakeRepl:
 
 @pytest.fixture
 def fake_repl():
+    """make(version, mpy, journal_files) -> a FakeRepl"""
     made = []
 
     def make(version, mpy, journal_files=-1):
         made.append(FakeRepl(version, mpy, journal_files))
-        return made[-1].port
+        return made[-1]
 
     yield make
     for repl in made:
         repl.close()
 
 
-@pytest.mark.parametrize("version,mpy,says", [
-    ("1.18.0", 5 | 2 << 10, "the MicroPython 1.18.0 on {port} loads .mpy version 5.0; the firmware is built as .mpy version 6"),
-    ("1.20.0", 6 | 1 << 8 | 2 << 10, "the MicroPython on {port} is 1.20.0, too old for the firmware"),
-    ("1.9.4", -1, "the MicroPython 1.9.4 on {port} loads no .mpy version"),
-])
-def test_a_micropython_that_cannot_run_the_firmware_is_named_before_anything_is_copied(fake_repl, version, mpy, says):
-    port = fake_repl(version, mpy)
-    status, out, err = croupier("flash", "--port", port)
-    assert status == 1 and says.format(port=port) in err, out + err
-    assert "Croupier needs MicroPython 1.21 or newer" in err and "--micropython" in err
-    assert len(err.strip().splitlines()) == 1 and "copying" not in out, out + err
-
-
 MPY_NOW = 6 | 3 << 8 | 2 << 10  # .mpy 6.3, what MicroPython 1.23 and later load
+INSTALL = ("flash ESP32_GENERIC 1.23 or newer from https://micropython.org/download/ESP32_GENERIC/ with "
+           "`croupier flash --port {port} --micropython ESP32_GENERIC-<version>.bin`")
+
+
+@pytest.mark.parametrize("version,mpy,says", [
+    ("1.22.2", 6 | 2 << 8 | 2 << 10, "the board on {port} runs MicroPython 1.22.2, older than Croupier supports"),
+    ("1.18.0", 5 | 2 << 10, "the board on {port} runs MicroPython 1.18.0, older than Croupier supports"),
+    ("1.9.4", -1, "the board on {port} runs MicroPython 1.9.4, older than Croupier supports"),
+    ("2.0.0", 7 | 2 << 10, "the MicroPython 2.0.0 on {port} loads .mpy version 7.0; the firmware is built as .mpy version 6"),
+], ids=["1.22", "1.18", "1.9", "2.0"])
+def test_a_micropython_that_cannot_run_the_firmware_is_named_before_anything_is_copied(fake_repl, version, mpy, says):
+    repl = fake_repl(version, mpy)
+    status, out, err = croupier("flash", "--port", repl.port)
+    assert status == 1 and err.strip() == ("croupier flash: %s: %s" % (says, INSTALL)).format(port=repl.port), err
+    assert "the board runs" not in out and "copying" not in out, out
+    assert len(repl.scripts_run()) == 1 and MARK.encode() in repl.scripts_run()[0], \
+        "only the probe ran on the board: %r" % repl.scripts_run()
 
 
 def test_a_journal_on_a_board_whose_firmware_does_not_answer_is_never_erased(fake_repl, tmp_path):
-    port = fake_repl("1.23.0", MPY_NOW, journal_files=3)
+    port = fake_repl("1.23.0", MPY_NOW, journal_files=3).port
     status, out, err = croupier("flash", "--port", port, "--db", str(tmp_path / "db.sqlite3"),
                                 "--micropython", image_file(tmp_path, merged_image()))
     assert status == 1 and ("the Croupier firmware does not answer on %s, but its MicroPython holds a journal "
@@ -178,7 +231,7 @@ def test_a_journal_on_a_board_whose_firmware_does_not_answer_is_never_erased(fak
 
 
 def test_micropython_without_a_journal_is_nothing_to_lose(fake_repl, tmp_path):
-    port = fake_repl("1.23.0", MPY_NOW)
+    port = fake_repl("1.23.0", MPY_NOW).port
     status, out, err = croupier("flash", "--port", port, "--db", str(tmp_path / "db.sqlite3"),
                                 "--micropython", image_file(tmp_path, merged_image()))
     assert "nothing to lose: MicroPython 1.23.0 answers and holds no Croupier journal" in out, out + err
@@ -197,9 +250,7 @@ def test_a_blank_board_gets_one_line_saying_how_to_install_micropython():
         os.close(master)
     assert status == 1, out + err
     assert err.strip() == ("croupier flash: no MicroPython answers on %s (a blank board, or one in its bootloader): "
-                           "install it with `croupier flash --port %s --micropython ESP32_GENERIC-<version>.bin` "
-                           "(download the ESP32_GENERIC image from https://micropython.org/download/ESP32_GENERIC/; "
-                           "Croupier needs MicroPython 1.21 or newer)" % (port, port)), err
+                           % port + INSTALL.format(port=port)), err
 
 
 def test_a_missing_port_and_a_file_that_is_no_port_get_their_own_message(tmp_path):

@@ -67,16 +67,30 @@ def write_micropython(port, image, args):
     with progress_bar("erasing and writing MicroPython (esptool)", total=1) as update:
         write_micropython(port, image)
         update(1)
-    print("MicroPython (%s) written to the %s on %s; esptool verified its hash" % (image.describe(), chip, port))
+    print("MicroPython%s (%s) written to the %s on %s; esptool verified its hash"
+          % (" " + image.version if image.version else "", image.describe(), chip, port))
+
+
+def check_image_release(image, path):
+    """Refuse, in one line, an image whose banner names a MicroPython older than supported."""
+    from croupier.esp_image import ImageError
+    from croupier.micropython_release import WANTED, supported
+
+    if image.version is not None and not supported(image.version):
+        raise ImageError("%s holds MicroPython %s, older than Croupier supports: download %s"
+                         % (path, image.version, WANTED))
 
 
 def check_micropython(port, staging, just_written):
-    """Stop, in one line, unless the board's MicroPython can load the firmware's .mpy files."""
+    """Stop, in one line, unless the board's MicroPython is a supported release that loads the
+    firmware's .mpy files; asked through the raw REPL before anything is copied."""
     from croupier.repl import FIRST_BOOT_TIMEOUT, PROBE_TIMEOUT, cannot_load, probe
 
-    problem = cannot_load(probe(port, FIRST_BOOT_TIMEOUT if just_written else PROBE_TIMEOUT), staging, port)
+    board = probe(port, FIRST_BOOT_TIMEOUT if just_written else PROBE_TIMEOUT)
+    problem = cannot_load(board, staging, port)
     if problem:
         raise LinkError(problem)
+    print("the board runs MicroPython %s" % board.version)
 
 
 @reports_errors
@@ -92,6 +106,7 @@ def run(args):
             raise LinkError("--micropython writes a real ESP32's flash; a virtual board (--port sim) runs "
                             "the MicroPython unix port and has none")
         image = read_image(args.micropython)  # before anything touches the board
+        check_image_release(image, args.micropython)
     try:
         staging = build_firmware()
     except BuildError as exc:
