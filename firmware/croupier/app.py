@@ -203,4 +203,19 @@ class App:
 
 
 def run():
-    asyncio.run(App(boards.load()).run())
+    """The app, on a MicroPython new enough for it; else the reason, on the glass too."""
+    board = boards.load()
+    reason = croupier.too_old(sys.implementation.version)
+    if reason is None:
+        asyncio.run(App(board).run())
+    else:
+        refuse(board.display(), reason)
+
+
+def refuse(fb, reason):
+    """Say on the console and the display why the app does not start (lines of text)."""
+    print("Croupier cannot start: " + ", ".join(reason))
+    fb.fill(0)
+    for i in range(len(reason)):
+        draw.text_center(fb, reason[i], 20 + 14 * i)
+    fb.show()
