@@ -132,7 +132,7 @@ class VirtualBoard:
                               lead=LOOK_AHEAD if self.pace else 0.0)
         self._to_host = Line(slack=(float("inf"),))  # the host's end buffers: bytes the relay came late to arrive at once
         self._outbox = Outbox()  # paced: output the chip's clock has not written yet
-        self.faults()  # the line runs at the UART's baud rate
+        self.faults()  # the line into the board runs at the UART's baud rate
         self._last_interrupt = 0.0
         self._next_start = None  # (mode, cause) of the interpreter to start after this one
         self._spawn_request = None  # (mode, cause) to start now, on the I/O thread
@@ -321,17 +321,17 @@ class VirtualBoard:
 
     def faults(self, drop=0.0, corrupt=0.0, baud=None, seed=None, direction="both"):
         """Serial line faults on the relay: drop/corrupt probabilities per byte, a baud rate
-        (8N1 timing; default: the UART's, 115200) and a seed; direction 'both', 'to_board'
+        (8N1 timing; default: the UART's, 115200, into the board, and out of a paced one; an
+        unpaced board's output is not held back) and a seed; direction 'both', 'to_board'
         or 'to_host'."""
-        if baud is None:
-            baud = uart.BAUD
         lines = {"both": (self._to_board, self._to_host), "to_board": (self._to_board,),
                  "to_host": (self._to_host,)}
         if direction not in lines:
             raise ValueError("direction must be one of %s" % ", ".join(lines))
         with self._lock:
             for i, line in enumerate(lines[direction]):
-                line.configure(drop, corrupt, baud, None if seed is None else seed + i)
+                rate = baud if baud is not None else uart.BAUD if line is self._to_board or self.pace else None
+                line.configure(drop, corrupt, rate, None if seed is None else seed + i)
         self._wake()
 
     # --- board output ------------------------------------------------------------------------

@@ -70,7 +70,8 @@ def _wait(ms):
     if due >= 0 and (ms < 0 or due < ms):
         ms = due
     ch.spent(_since[0])  # the read's work so far: C on a chip
-    _waiter[0].poll(ms)
+    for _ in _waiter[0].ipoll(ms):  # ipoll: nothing allocated
+        break
     ch.take_in()
     _since[0] = ticks_us()
 
@@ -105,13 +106,13 @@ def _take(buf, cr_to_nl, line=False):
     blocks until n came; the text stream turns \\r into \\n (stdio_read). What the ring
     holds is taken at once (C on a chip, a few µs here, credited as emulated hardware's:
     a long step credited late would run a paced board's clock ahead meanwhile), the rest a
-    byte at a time as it comes; a line byte by byte. The key changes that came meanwhile are taken in
-    after it, so their pin interrupts' handlers run once it is done. -> bytes put in buf."""
+    byte at a time as it comes; a line byte by byte. The key changes that came meanwhile
+    are taken in after it, so their pin interrupts' handlers run once it is done. A read
+    that the ring fills at once allocates nothing, as the chip's. -> bytes put in buf."""
     _since[0] = ticks_us()
-    view = memoryview(buf)
     n = 0
     while n < len(buf):
-        got = 0 if line else _ring_take(view[n:])
+        got = 0 if line else _ring_take(memoryview(buf)[n:] if n else buf)
         if not got:
             buf[n] = rx_chr()
             got = 1
@@ -162,7 +163,7 @@ def _poll(flags):
             p = select.poll()
             p.register(_CONSOLE, select.POLLIN)
             _ring_poll.append(p)
-        if _ring_poll[0].poll(0):
+        for _ in _ring_poll[0].ipoll(0):
             ready |= select.POLLIN
     s = _dupterm[0]
     if DUPTERM_POLLS and s is not None and ready != flags:
