@@ -31,7 +31,7 @@ from croupier.sim.ds3231 import DS3231, cell_of
 from croupier.sim.line import LATE_AFTER, Early, Line, Outbox
 from croupier.sim.oled import SSD1306
 
-SIM_HEAP = 48 * 1024  # heap for the emulation's own modules, held back from the firmware
+SIM_HEAP = 64 * 1024  # heap for the emulation's own modules (about 54 KB), held back from the firmware
 PWRON_RESET, HARD_RESET, SOFT_RESET = 1, 2, 5  # machine.reset_cause() values on the ESP32
 SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
 INTERRUPT = 0x03
