@@ -15,6 +15,7 @@ import serial
 from croupier.cli import main
 from croupier.sim import VirtualBoard, uart
 from croupier.sim.board import RELEASES
+from croupier.sim.ui import SimApp
 
 
 def wait_line(vb, start, since=0, timeout=10):
@@ -210,6 +211,8 @@ def test_the_ring_keeps_259_unread_bytes_and_counts_the_rest_lost(make_board, si
     kept = min(size, uart.RING)
     assert b"read %d True" % kept in out, out
     assert vb.rx_overflow == size - kept
+    assert SimApp(vb).status().endswith("MicroPython 1.28 · 259-byte receive ring · serial bytes lost: %d"
+                                        % (size - kept))
 
 
 BATCHES = """import select, sys
