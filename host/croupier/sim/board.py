@@ -26,22 +26,20 @@ import time
 from pathlib import Path
 
 from croupier.paths import hardware_dir
-from croupier.sim import channel, flash, pace as paces, ptys, pystone, toolchain
+from croupier.sim import channel, flash, pace as paces, ptys, pystone, toolchain, uart
 from croupier.sim.ds3231 import DS3231, cell_of
 from croupier.sim.line import LATE_AFTER, Early, Line, Outbox
 from croupier.sim.oled import SSD1306
 
-SIM_HEAP = 48 * 1024  # heap for the emulation's own modules, held back from the firmware
+SIM_HEAP = 64 * 1024  # heap for the emulation's own modules (about 54 KB), held back from the firmware
 PWRON_RESET, HARD_RESET, SOFT_RESET = 1, 2, 5  # machine.reset_cause() values on the ESP32
 SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
 INTERRUPT = 0x03
 OUTPUT_KEPT = 4 << 20  # bytes of board output kept for wait_output()
 UNSENT_KEPT = 1 << 20  # bytes waiting for a reader of the serial port; older ones are lost
-RX_BUFFER = 64 * 1024  # serial input the interpreter has not read yet; more is lost (unpaced)
-# The ESP32's REPL UART interrupts when its FIFO holds 120 bytes (RXFIFO_FULL_THR in
-# ports/esp32/uart.c) or after a byte's time of silence, and only then moves the bytes to the
-# stdin ring: a paced board's input arrives in such batches, not byte by byte.
-UART_RX_BATCH = 120
+# The MicroPython releases whose ESP32 console the board can model (_sim_stdio): the
+# firmware supports 1.23 and newer; 1.22 shows its "too old" screen.
+RELEASES = ("1.22", "1.23", "1.24", "1.25", "1.26", "1.27", "1.28")
 LINE_TICK = 0.001  # a line with a baud rate moves its bytes this often (not one wake-up per byte)
 # A paced board runs each period's work in a burst of a few hundred µs, then is stopped: the
 # line into it gives bytes this long before they are due, so that it can read them in the
@@ -69,7 +67,8 @@ def _die_with_parent():
 class VirtualBoard:
     """See docs/virtual-board.md. Use as a context manager, or start() and close()."""
 
-    def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None, rtc=False, pace=None):
+    def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None, rtc=False, pace=None,
+                 micropython_version=RELEASES[-1]):
         """flash: image file (created, with the firmware, when missing; None: a temporary
         one). firmware: True for the current build, a folder to install instead, or False
         for an empty filesystem; used only when the image is created. link: a path made a
@@ -77,7 +76,13 @@ class VirtualBoard:
         from the image path). rtc: fit the optional DS3231 clock module; its time is kept
         beside the flash image (ds3231.cell_of), so it counts on while the board is off.
         pace: 'esp32' runs the board at that chip's speed and limits
-        (croupier.sim.pace); None or 'none': full speed."""
+        (croupier.sim.pace); None or 'none': full speed. micropython_version: the ESP32
+        release ('1.22' .. '1.28') whose console the board models and whose version
+        sys.implementation reports."""
+        if micropython_version not in RELEASES:
+            raise ValueError("MicroPython version must be one of %s (the ESP32 releases modelled); not %r"
+                             % (", ".join(RELEASES), micropython_version))
+        self.micropython_version = micropython_version
         self.pace = paces.profile(pace)
         # the pace's gauge runs pystone: fetched now, so that a failure starts nothing
         self._pystone = pystone.source().parent if self.pace and self.pace.gauged else None
@@ -98,8 +103,8 @@ class VirtualBoard:
         self.boots = 0  # interpreter starts that reached the REPL/boot.py stage
         self.formats = 0  # times the board found its flash unreadable and formatted it
         self.crashes = 0  # interpreter deaths nobody asked for
-        self.rx_overflow = 0  # serial bytes lost because the receive buffer was full
-        self.rx_peak = 0  # the most serial bytes the receive buffer held unread (reset at will)
+        self.rx_overflow = 0  # serial bytes lost because the stdin ring was full (croupier.sim.uart)
+        self.rx_peak = 0  # the most serial bytes the ring held unread (reset at will)
         self.powered = False
         self._tones = []
         self._keys = 0
@@ -119,15 +124,15 @@ class VirtualBoard:
         self._console = None  # console master fd
         self._ready = False  # the interpreter said BOOTED: serial input may flow to it
         self._unsent = bytearray()  # board output waiting for the serial port to take it
-        self._rx = bytearray()  # serial input waiting for the interpreter to read it
+        self._fifo = uart.Fifo()  # unpaced: input the UART has, not yet in the ring
+        self._rx = bytearray()  # input for the ring the console has not taken yet (paced: the FIFO too)
         self._early = Early()  # paced: the input given before it was due, by the chip's clock
         self._to_board = Line(never_forge=bytes((INTERRUPT,)),
                               slack=(LATE_AFTER, paces.CHIP_SLACK) if self.pace else (LATE_AFTER,),
                               lead=LOOK_AHEAD if self.pace else 0.0)
         self._to_host = Line(slack=(float("inf"),))  # the host's end buffers: bytes the relay came late to arrive at once
         self._outbox = Outbox()  # paced: output the chip's clock has not written yet
-        self._rx_room = self.pace.rx_buffer if self.pace else RX_BUFFER
-        self.faults()  # a paced board's line runs at the chip's baud rate
+        self.faults()  # the line into the board runs at the UART's baud rate
         self._last_interrupt = 0.0
         self._next_start = None  # (mode, cause) of the interpreter to start after this one
         self._spawn_request = None  # (mode, cause) to start now, on the I/O thread
@@ -316,17 +321,17 @@ class VirtualBoard:
 
     def faults(self, drop=0.0, corrupt=0.0, baud=None, seed=None, direction="both"):
         """Serial line faults on the relay: drop/corrupt probabilities per byte, a baud rate
-        (8N1 timing; default: the pace's, else none) and a seed; direction 'both', 'to_board'
+        (8N1 timing; default: the UART's, 115200, into the board, and out of a paced one; an
+        unpaced board's output is not held back) and a seed; direction 'both', 'to_board'
         or 'to_host'."""
-        if baud is None and self.pace:
-            baud = self.pace.baud
         lines = {"both": (self._to_board, self._to_host), "to_board": (self._to_board,),
                  "to_host": (self._to_host,)}
         if direction not in lines:
             raise ValueError("direction must be one of %s" % ", ".join(lines))
         with self._lock:
             for i, line in enumerate(lines[direction]):
-                line.configure(drop, corrupt, baud, None if seed is None else seed + i)
+                rate = baud if baud is not None else uart.BAUD if line is self._to_board or self.pace else None
+                line.configure(drop, corrupt, rate, None if seed is None else seed + i)
         self._wake()
 
     # --- board output ------------------------------------------------------------------------
@@ -353,9 +358,9 @@ class VirtualBoard:
 
     def wait_delivered(self, timeout=60.0):
         """Wait until the line into the board has carried what the relay took from the
-        serial port (into the board's receive buffer, or lost to it). Paced, that may be
+        serial port (into the board's stdin ring, or lost to it). Paced, that may be
         well past its line time: the line waits while the host keeps the board from running."""
-        self._wait(lambda: not self._to_board.pending(), timeout,
+        self._wait(lambda: not (self._to_board.pending() or len(self._fifo)), timeout,
                    lambda: "serial input still on its way to the board")
 
     def wait_boot(self, count=1, timeout=10.0):
@@ -393,14 +398,15 @@ class VirtualBoard:
         self._cause = cause
         master, slave = ptys.console()
         self._console_name = os.ttyname(slave)
-        # A second, non-blocking descriptor of the console: the board's console_read takes
-        # what is waiting through it, while stdin blocks as the ESP32's does.
+        # A second, non-blocking descriptor of the console: the board takes a byte off its
+        # ring through it, and waits on stdin only when the ring is empty.
         waiting = os.open(self._console_name, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
         env = dict(os.environ, MICROPYPATH=str(self._modules))
         env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
             "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
             "UID": self._uid_text(), "RTC": self._rtc, "FREE": self._free, "CONSOLE_WAITING": waiting,
             "FLASH_US": self.pace.flash_timing() if self.pace else "0,0,0,0", "PACED": int(bool(self.pace)),
+            "RELEASE": self.micropython_version,
             "KEYPAD": "%s/%s" % (",".join(map(str, _gpios(self._pins, "key_row"))),
                                  ",".join(map(str, _gpios(self._pins, "key_col")))),
             "I2C": "%d,%d,%d" % (_gpios(self._pins, "i2c_sda")[0], _gpios(self._pins, "i2c_scl")[0],
@@ -450,6 +456,7 @@ class VirtualBoard:
                 setattr(self, end, None)
         self._ready = False
         self._rx.clear()
+        self._fifo.clear()
         self._early.clear()
         return code
 
@@ -506,14 +513,19 @@ class VirtualBoard:
         if self._ready and self._console is not None:
             data = self._to_board.take(*line_in_now)
             if data:
+                per_byte = self._to_board.byte_time
                 if self.pace:  # each byte is due once it has crossed, by the chip's clock
-                    per_byte = self._to_board.byte_time
                     self._early.add(self._to_board.began[1] + per_byte, len(data), per_byte)
-                self._to_console(data)
+                    self._to_console(data)
+                else:  # in the FIFO once it has crossed
+                    self._fifo.arrive(data, self._to_board.began[0] + len(data) * per_byte, per_byte)
                 if not self._to_board.pending():
                     self._changed.notify_all()  # for wait_delivered()
             elif self._rx:
                 self._flush_rx()
+            if self._fifo.due(now):
+                self._to_ring(self._fifo.take())
+                self._changed.notify_all()  # for wait_delivered()
             if self.pace and (self._early.pending() or self._rx):
                 self._settle_rx(line_in_now[1])
         self._to_host.push(self._outbox.due(now))
@@ -527,7 +539,8 @@ class VirtualBoard:
             except BlockingIOError:
                 del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
         waits = [w and max(w, LINE_TICK) for w in (self._to_board.wait(*line_in_now) if self._ready else None,
-                                                    self._to_host.wait(now), self._outbox.wait(now))
+                                                    self._to_host.wait(now), self._outbox.wait(now),
+                                                    self._fifo.wait(now))
                  if w is not None]
         if self._unsent or self._rx:
             waits.append(0.01)  # a reader is behind: retry soon
@@ -536,49 +549,69 @@ class VirtualBoard:
         return min(waits) if waits else None
 
     def _to_console(self, data: bytes):
-        """Serial input into the interpreter. Each Ctrl-C becomes SIGINT the moment it
-        arrives, as the UART's interrupt character does; other bytes wait in the receive
-        buffer until the interpreter reads them (overflow loses the newest, as a UART).
-        Paced, the line into the board keeps the chip's time too (_line_in_now), so the
-        host keeping the board from running loses it nothing."""
+        """Paced: input that has crossed the line, into the console (the ring) a period
+        early at most (LOOK_AHEAD): a paced board runs a period's work in one burst and
+        must find there the bytes due in it. What did not fit the ring is cut once due by
+        the chip's clock (_settle_rx). Each Ctrl-C becomes SIGINT (_interrupt)."""
         parts = data.split(bytes((INTERRUPT,)))
         for i, part in enumerate(parts):
-            if self.pace:
-                self._rx += part  # what overflows is lost by the chip's clock (_settle_rx)
-            else:
-                room = max(0, self._rx_room - self._unread())
-                self.rx_overflow += max(0, len(part) - room)
-                self._rx += part[:room]
-                self.rx_peak = max(self.rx_peak, self._rx_room - room + min(len(part), room))
-            if i < len(parts) - 1 and self._proc:
-                now = time.monotonic()
-                if now - self._last_interrupt > 0.1:  # a second SIGINT before the first is handled kills the unix port
-                    os.kill(self._proc.pid, signal.SIGINT)
-                    self._last_interrupt = now
+            self._rx += part
+            if i < len(parts) - 1:
+                self._interrupt()
         self._flush_rx()
+
+    def _to_ring(self, batch: bytes):
+        """Unpaced: the UART interrupt's batch into the ring (croupier.sim.uart): what does not
+        fit is lost, the newest first; each Ctrl-C becomes SIGINT (_interrupt)."""
+        parts = batch.split(bytes((INTERRUPT,)))
+        for i, part in enumerate(parts):
+            unread = self._ring_queued() + len(self._rx)
+            room = max(0, uart.RING - unread)
+            self.rx_overflow += max(0, len(part) - room)
+            self._rx += part[:room]
+            self.rx_peak = max(self.rx_peak, unread + min(len(part), room))
+            if i < len(parts) - 1:
+                self._interrupt()
+        self._flush_rx()
+
+    def _interrupt(self):
+        """A Ctrl-C: SIGINT, as the UART's interrupt character schedules a KeyboardInterrupt."""
+        now = time.monotonic()
+        if self._proc and now - self._last_interrupt > 0.1:  # a second SIGINT before the first is handled kills the unix port
+            os.kill(self._proc.pid, signal.SIGINT)
+            self._last_interrupt = now
 
     def _settle_rx(self, chip_now):
         """Paced: of the input due by the chip's clock (the line gave it early) and not read
-        yet, what is beyond the receive buffer is lost, the newest first, as the UART drops
-        it. Done with the interpreter stopped (throttle.held()), so that its reads do not
-        race the relay taking the console's queue back to cut it."""
+        yet, what the UART's interrupt moved into a full ring is lost, the newest first. The
+        due bytes still held back as the FIFO's (_flush_rx) are not in the ring yet. Done
+        with the interpreter stopped (throttle.held()), so that its reads do not race the
+        relay taking the console's queue back to cut it."""
         unread = self._unread()
-        due = unread - min(self._early.not_due(chip_now), unread)
-        self.rx_peak = max(self.rx_peak, min(due, self._rx_room))
-        if due <= self._rx_room:
+        in_ring = self._due_in_ring(unread, chip_now)
+        self.rx_peak = max(self.rx_peak, min(in_ring, uart.RING))
+        if in_ring <= uart.RING:
             return
         try:
             with self.throttle.held():
+                held = len(self._rx)
                 waiting = self._take_console_queue() + self._rx
-                due = len(waiting) - min(self._early.not_due(chip_now), len(waiting))
-                over = due - self._rx_room
+                over = self._due_in_ring(len(waiting), chip_now, held) - uart.RING
                 if over > 0:
-                    del waiting[self._rx_room:due]
+                    del waiting[uart.RING:uart.RING + over]
                     self.rx_overflow += over
                 self._rx = waiting
                 self._flush_rx()
         except OSError:
             self._rx.clear()  # the interpreter is going away
+
+    def _due_in_ring(self, unread, chip_now, held=None):
+        """Of `unread` bytes (the console's queue, then the held-back _rx), those due by the
+        chip's clock and past the FIFO: the newest are not due yet, and the due ones held
+        back (a batch not complete) are still the FIFO's."""
+        not_due = min(self._early.not_due(chip_now), unread)
+        in_fifo = max(0, (len(self._rx) if held is None else held) - not_due)
+        return unread - not_due - in_fifo
 
     def _take_console_queue(self) -> bytearray:
         """The input queued in the console for the interpreter, taken out of it (through its
@@ -615,22 +648,22 @@ class VirtualBoard:
             return now  # the interpreter is going away
 
     def _unread(self):
-        """Serial input the interpreter has not read. Paced, the console's own queue counts
-        too (the board's receive buffer is small): its slave end, opened for a moment, tells."""
-        if not self.pace:
-            return len(self._rx)
+        """Serial input the interpreter has not read: held back, and in the console's queue."""
+        return len(self._rx) + self._ring_queued()
+
+    def _ring_queued(self):
+        """Bytes in the console's queue (the ring): its slave end, opened for a moment, tells."""
         try:
             fd = os.open(self._console_name, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
         except OSError:
-            return len(self._rx)  # the interpreter is going away
+            return 0  # the interpreter is going away
         try:
-            queued = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+            return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
         finally:
             os.close(fd)
-        return len(self._rx) + queued
 
     def _flush_rx(self):
-        if self.pace and len(self._rx) < UART_RX_BATCH and self._to_board.pending():
+        if self.pace and len(self._rx) < uart.BATCH and self._to_board.pending():
             return  # more is on its way: the UART interrupts at a batch or at a pause
         try:
             del self._rx[:os.write(self._console, self._rx)]

@@ -14,6 +14,9 @@ def add_arguments(parser):
     parser.add_argument("--baud", metavar="N", type=int, help="limit the serial line to N baud (8N1)")
     parser.add_argument("--rtc", action="store_true",
                         help="fit the optional DS3231 clock module (its time is kept in FILE.rtc beside the flash image)")
+    parser.add_argument("--micropython-version", metavar="X.Y", default=None,
+                        help="the ESP32 MicroPython release whose console the board models and whose "
+                             "version it reports: 1.22 .. 1.28 (default: the newest)")
     parser.add_argument("--pace", choices=("esp32", "none"), default=None,
                         help="run at the chip's speed and limits (esp32) or full speed (none); "
                              "default: esp32 in the terminal UI, none headless")
@@ -24,7 +27,8 @@ def add_arguments(parser):
 def make_board(args):
     from croupier.sim import VirtualBoard
 
-    board = VirtualBoard(flash=args.flash, heap=args.heap, link=args.link, rtc=args.rtc, pace=pace_of(args))
+    release = {"micropython_version": args.micropython_version} if args.micropython_version else {}
+    board = VirtualBoard(flash=args.flash, heap=args.heap, link=args.link, rtc=args.rtc, pace=pace_of(args), **release)
     if args.baud is not None:
         board.faults(baud=args.baud)
     return board
@@ -92,5 +96,5 @@ def _headless(board):
     print("virtual board running: serial port %s%s, flash %s" % (board.port, where, board.flash), flush=True)
     while not stop.wait(1):
         pass
-    print("virtual board stopped", flush=True)
+    print("virtual board stopped; serial bytes lost to a full receive ring: %d" % board.rx_overflow, flush=True)
     return 0

@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 
-from croupier.sim import pacer, toolchain
+from croupier.sim import pacer, toolchain, uart
 from croupier.sim.pacer import PERIOD, Hold, Record, cpu_clock, runnable, state
 
 # How far the line into a paced board may fall behind the board's own clock (ChipClock)
@@ -68,8 +68,8 @@ PACE_CPU = max(os.sched_getaffinity(0))
 class Profile:
     """What a paced board emulates. factor: the pacer's (budget = wall time / factor) to
     start from, then the gauge's while gauged, else fixed; speed_ratio: host CPU time x
-    speed_ratio = the chip's time for the same work. rx_buffer: serial bytes the chip holds
-    before it loses them. Flash (µs): a page program
+    speed_ratio = the chip's time for the same work. rx_buffer: serial bytes the chip's stdin
+    ring holds before it loses them. Flash (µs): a page program
     of 256 bytes at most, the first byte and each further one of a short program, a 4 KiB
     sector erase."""
 
@@ -90,11 +90,11 @@ class Profile:
         return "%d,%d,%d,%d" % (self.page_us * 10, self.byte_first_us * 10, self.byte_us * 10, self.erase_us * 10)
 
 
-# ESP32-WROOM-32: ESP32 at 240 MHz; UART0 at 115200 baud 8N1 into the port's 260-byte
-# stdin ring (ports/esp32/mphalport.c) behind the UART's 128-byte hardware FIFO; 4 MB
+# ESP32-WROOM-32: ESP32 at 240 MHz; UART0 and the stdin ring as every virtual board has
+# them (croupier.sim.uart); 4 MB
 # SPI NOR flash, figures of the Winbond W25Q32JV datasheet (typical): page program tPP
 # 0.4 ms, byte program tBP1 30 µs + tBP2 2.5 µs per further byte, 4 KB sector erase tSE 45 ms.
-ESP32 = Profile("esp32", ESP32_FACTOR, ESP32_SPEED_RATIO, baud=115200, rx_buffer=260 + 128,
+ESP32 = Profile("esp32", ESP32_FACTOR, ESP32_SPEED_RATIO, baud=uart.BAUD, rx_buffer=uart.RING,
                 page_us=400, byte_first_us=30, byte_us=2.5, erase_us=45000)
 PROFILES = {"esp32": ESP32}
 

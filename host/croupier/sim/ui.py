@@ -10,6 +10,7 @@ import time
 from textual.message import Message
 from textual.widgets import Button, Log, Static
 
+from croupier.sim import uart
 from croupier.sim.pace import NOT_REALTIME
 from croupier.tui.app import HOLD_S, BoardApp
 
@@ -51,14 +52,14 @@ class SimApp(BoardApp):
         yield Log(id="log", max_lines=2000)
 
     def status(self) -> str:
-        """The pace (and whether its pacer could be real-time) and the serial bytes lost to a
-        full receive buffer."""
-        pace, throttle = self.board.pace, self.board.throttle
-        where = ("pace %s (%d baud, %d-byte receive buffer)" % (pace.name, pace.baud, pace.rx_buffer)
-                 if pace else "full speed")
+        """The pace (and whether its pacer could be real-time), the release modelled and the
+        serial bytes lost to a full receive ring."""
+        pace, throttle, board = self.board.pace, self.board.throttle, self.board
+        where = "pace %s" % pace.name if pace else "full speed"
         if throttle and throttle.realtime is False:
             where += " · " + NOT_REALTIME
-        return "%s · serial bytes lost: %d" % (where, self.board.rx_overflow)
+        return "%s · MicroPython %s · %d-byte receive ring · serial bytes lost: %d" % (
+            where, board.micropython_version, uart.RING, board.rx_overflow)
 
     def on_mount(self):
         super().on_mount()

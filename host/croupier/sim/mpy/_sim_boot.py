@@ -8,7 +8,6 @@ import gc
 import io
 import micropython
 import os
-import sys
 import vfs
 from time import ticks_us
 
@@ -17,15 +16,13 @@ import _sim_heap
 import _sim_stdio
 
 _sim_stdio.install()  # first: everything from here on prints as on a board
+import sys  # noqa: E402 (the board's: _sim_sys)
 ch.connect(ch.env("SOCK"))
 import machine  # noqa: E402,F401 (imported before / becomes the flash: it lives on the host)
 import _sim_wake  # noqa: E402
 from flashbdev import bdev  # noqa: E402 (the port's frozen module; opens the image while / is the host's)
 
-_in = sys.stdin.buffer
-_waiting = _sim_stdio.waiting_input()
 _out = _sim_stdio.stdout
-_c = bytearray(1)
 _RAW_PROMPT = "raw REPL; CTRL-B to exit\n"
 
 
@@ -41,18 +38,13 @@ _since_getc = None  # ticks_us when getc last returned: the REPL's work since is
 
 
 def getc():
-    """One byte of serial input; a Ctrl-C arrives as a KeyboardInterrupt and reads as 3."""
+    """One byte of serial input (pyexec reads mp_hal_stdin_rx_chr); a Ctrl-C arrives as a
+    KeyboardInterrupt and reads as 3."""
     global _since_getc
     if _since_getc is not None:
         ch.spent(_since_getc)
     try:
-        t = ticks_us()
-        if _waiting.readinto(_c):  # a byte was there: on a board, a few C lines on the ring
-            ch.spent(t)
-            return _c[0]
-        if not _in.readinto(_c):  # asleep until one comes
-            raise SystemExit  # the serial port is gone: the supervisor is stopping us
-        return _c[0]
+        return _sim_stdio.read_byte()
     except KeyboardInterrupt:
         return 3
     finally:
