@@ -2,7 +2,8 @@
 (`hello`'s log_max), one at a time from older firmware, and what it does when a page it
 asked ahead for does not follow on from the one before.
 
-The far end is a real pseudo-terminal; the test writes the device's bytes into it by hand.
+The far end is a real pseudo-terminal; the test writes the device's bytes into it by hand
+(the link's requests count from id 100).
 """
 import json
 import threading
@@ -44,10 +45,10 @@ def test_a_board_naming_log_max_gets_its_pages_asked_ahead_and_filled_to_it():
 def test_the_next_page_is_asked_before_this_one_is_answered(wire):
     link, device, host_bytes, _ = wire
     thread, got = pulling(link, page_max=2, ahead=True, last_seq=5)
-    assert requests(host_bytes()) == [(1, 1, 2), (2, 3, 2)], "two pages asked, none answered yet"
-    device(page(1, [1, 2], 5))
-    assert requests(host_bytes()) == [(3, 5, 2)], "one more asked once the first came"
-    device(page(2, [3, 4], 5) + page(3, [5], 5))
+    assert requests(host_bytes()) == [(100, 1, 2), (101, 3, 2)], "two pages asked, none answered yet"
+    device(page(100, [1, 2], 5))
+    assert requests(host_bytes()) == [(102, 5, 2)], "one more asked once the first came"
+    device(page(101, [3, 4], 5) + page(102, [5], 5))
     thread.join(5)
     assert [r[0] for r in got] == [1, 2, 3, 4, 5]
     assert host_bytes() == b"", "nothing is asked beyond the board's last_seq"
@@ -59,11 +60,11 @@ def test_a_page_asked_ahead_that_does_not_follow_on_is_dropped_and_asked_again(w
     # the record after it
     link, device, host_bytes, _ = wire
     thread, got = pulling(link, page_max=2, ahead=True, last_seq=5)
-    assert requests(host_bytes()) == [(1, 1, 2), (2, 3, 2)]
-    device(page(1, [1, 3], 5) + page(2, [3, 4], 5))
+    assert requests(host_bytes()) == [(100, 1, 2), (101, 3, 2)]
+    device(page(100, [1, 3], 5) + page(101, [3, 4], 5))
     # the next page was asked (from 5) before the one from 3 was seen not to follow on
-    assert requests(host_bytes()) == [(3, 5, 2), (4, 4, 2)]
-    device(page(3, [5], 5) + page(4, [4, 5], 5))
+    assert requests(host_bytes()) == [(102, 5, 2), (103, 4, 2)]
+    device(page(102, [5], 5) + page(103, [4, 5], 5))
     thread.join(5)
     assert [r[0] for r in got] == [1, 3, 4, 5], "each record once, in order"
 
@@ -71,9 +72,9 @@ def test_a_page_asked_ahead_that_does_not_follow_on_is_dropped_and_asked_again(w
 def test_older_firmware_is_asked_one_page_at_a_time(wire):
     link, device, host_bytes, _ = wire
     thread, got = pulling(link, last_seq=40)
-    assert requests(host_bytes()) == [(1, 1, PAGE_MAX)]
-    device(page(1, range(1, 33), 40))  # the 32 records older firmware puts in a page
-    assert requests(host_bytes()) == [(2, 33, PAGE_MAX)]
-    device(page(2, range(33, 41), 40))
+    assert requests(host_bytes()) == [(100, 1, PAGE_MAX)]
+    device(page(100, range(1, 33), 40))  # the 32 records older firmware puts in a page
+    assert requests(host_bytes()) == [(101, 33, PAGE_MAX)]
+    device(page(101, range(33, 41), 40))
     thread.join(5)
     assert [r[0] for r in got] == list(range(1, 41))
