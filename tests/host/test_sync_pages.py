@@ -8,8 +8,9 @@ The far end is a real pseudo-terminal; the test writes the device's bytes into i
 import json
 import threading
 
-from croupier.link import encode_frame
+from croupier.link import Link, encode_frame
 from croupier.sync import PAGE_MAX, _page_size, pull
+from fakeboard import FakeBoard
 
 
 def page(rid, seqs, last_seq):
@@ -77,4 +78,19 @@ def test_older_firmware_is_asked_one_page_at_a_time(wire):
     assert requests(host_bytes()) == [(101, 33, PAGE_MAX)]
     device(page(101, range(33, 41), 40))
     thread.join(5)
+    assert [r[0] for r in got] == list(range(1, 41))
+
+
+def test_pages_asked_ahead_wait_for_room_in_a_small_window():
+    # a board announcing a window that holds one `log` request: the page ahead waits for the
+    # answer before it, and every record still arrives once, in order
+    def log(request):
+        first = request["from"]
+        seqs = range(first, min(first + request["max"], 41))
+        return {"records": [[seq, None, 1, "play", "9"] for seq in seqs], "last_seq": 40, "log_epoch": "e"}
+
+    board = FakeBoard(pace=9, limit=60, hello={"window": 60}, handlers={"log": log})
+    link = Link(board, timeout=2.0)
+    link.hello()
+    got = pull(link, "e", 1, page_max=8, ahead=True, last_seq=40)
     assert [r[0] for r in got] == list(range(1, 41))
