@@ -304,7 +304,7 @@ class Link:
             rid = self._opening_rid
             msg = self._wait_answer({rid}, deadline, False, until_boot=True)
             if msg is None:
-                raise LinkTimeout(READ_NOTHING % timeout)
+                self._give_up(timeout)
             if msg is BOOTED:
                 deadline = max(deadline, time.monotonic() + self.timeout)  # it answers from now on
             elif msg.get("ok") is True:
@@ -320,9 +320,10 @@ class Link:
     def _make_room(self, size, timeout):
         """Wait until `size` more bytes fit the window. When nothing sent may draw an answer
         any more (a request timed out, only noise was sent), a hello is sent as a probe if it
-        fits: its answer proves everything before it read. LinkTimeout when nothing is
-        released for `timeout` seconds."""
+        fits: its answer proves everything before it read (one probe a wait: an earlier one
+        may have been lost). LinkTimeout when nothing is released for `timeout` seconds."""
         deadline = time.monotonic() + timeout
+        self._probe_rid = None
         while self.unread + size > self.window:
             if self._opening:
                 self._open(timeout)
@@ -338,7 +339,16 @@ class Link:
             if self.unread < before or self._opening:
                 deadline = time.monotonic() + timeout
             elif time.monotonic() >= deadline:
-                raise LinkTimeout(READ_NOTHING % timeout)
+                self._give_up(timeout)
+
+    def _give_up(self, timeout):
+        """LinkTimeout; the link is then as a newly opened port: what it counted stays at most
+        a window, and the next request opens with one small hello, as a new host would."""
+        self._sent.clear()
+        self.unread = 0
+        self._opening, self._opening_rid, self._probe_rid = True, None, None
+        self._line_clean, self._maybe_lost = False, False
+        raise LinkTimeout(READ_NOTHING % timeout)
 
     def _keep(self, msg, owner):
         if owner in self._awaited:

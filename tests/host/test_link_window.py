@@ -122,6 +122,11 @@ def test_a_board_that_reads_nothing_is_given_up_with_nothing_more_sent():
     assert str(err.value) == ("the board has read nothing for 0.3 s (stalled, or not the Croupier firmware); "
                               "nothing more was sent, so nothing was lost")
     assert [f["cmd"] for f in board.frames()] == ["hello", "roster", "hello"], "the request and one probe"
+    # reading again: the link opens anew, as a new host would: the window it gave up on and
+    # one opening hello at most unread
+    board.pace, board.limit = None, WINDOW + OPENING
+    assert link.call("state")["ok"] is True
+    assert [(f["cmd"], f["id"] < 100) for f in board.frames()[3:]] == [("hello", True), ("state", False)]
 
 
 def test_a_boot_event_frees_the_window_after_an_opening_hello():
