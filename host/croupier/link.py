@@ -167,16 +167,17 @@ class Link:
         reply: what the board answers them with: None (no `@` line: nothing), the request id
         of the line, or NULL_ID (a refusal with id null). A line longer than the window is
         sent only when it draws an answer, into an empty window, and only up to
-        RING - OPENING bytes (the board's too_long)."""
+        RING - OPENING bytes (the board's too_long). Bytes that draw no answer leave room for
+        a probe hello after them: only an answer can free them."""
         if self._opening:
             self._open(self.timeout)
-        if len(data) > self.window:
+        room = len(data) + (self._probe_size() if reply is None else 0)
+        if room > self.window:
             if reply is None or len(data) > RING - OPENING:
-                raise LinkError("%d raw bytes do not fit the board's receive path: send at most %d, or %d with an "
-                                "answer" % (len(data), self.window, RING - OPENING))
-            self._make_room(self.window, self.timeout)  # the window empty
-        else:
-            self._make_room(len(data), self.timeout)
+                raise LinkError("%d raw bytes do not fit the window: send at most %d that draw no answer, or %d "
+                                "that do" % (len(data), self.window - self._probe_size(), RING - OPENING))
+            room = self.window  # into an empty window
+        self._make_room(room, self.timeout)
         self._write(data, reply)
         if not data.endswith((b"\n", b"\r")):
             self._line_clean = False
@@ -330,9 +331,9 @@ class Link:
                 continue
             expected = any(reply is not None for reply, _ in self._sent)
             if (self._maybe_lost or not expected) and self._probe_rid is None:
-                probe = encode_frame({"cmd": "hello", "id": self._next_id})
-                if self.unread + len(probe) + (not self._line_clean) <= self.window:
-                    self._probe_rid = self._write_request(probe, self._next_id)
+                if self.unread + self._probe_size() <= self.window:
+                    self._probe_rid = self._write_request(encode_frame({"cmd": "hello", "id": self._next_id}),
+                                                          self._next_id)
                     self._next_id += 1
             before = self.unread
             self._keep(*self._next(deadline))
@@ -349,6 +350,10 @@ class Link:
         self._opening, self._opening_rid, self._probe_rid = True, None, None
         self._line_clean, self._maybe_lost = False, False
         raise LinkTimeout(READ_NOTHING % timeout)
+
+    def _probe_size(self):
+        """Bytes of the next probe hello, with the newline that may end a stray line first."""
+        return len(encode_frame({"cmd": "hello", "id": self._next_id})) + (not self._line_clean)
 
     def _keep(self, msg, owner):
         if owner in self._awaited:

@@ -209,3 +209,15 @@ def test_a_raw_line_longer_than_the_window_goes_only_into_an_empty_window():
     with pytest.raises(LinkError, match="do not fit"):
         link.write_raw(b"#" * 221 + b"\n")  # draws no answer: nothing would ever free it
     assert link.call("state")["ok"] is True
+
+
+def test_noise_that_draws_no_answer_leaves_room_for_the_probe_that_frees_it():
+    board = FakeBoard()
+    link = Link(board, timeout=0.5)
+    link.hello()
+    for chunk in (b"#" * 150 + b"\n", bytes(range(14, 64)) + b"\n", b"ets Jun  8 2016\r\n" * 5):
+        link.write_raw(chunk)
+    assert link.call("state")["ok"] is True
+    assert b"".join(data for data, _ in board.writes).count(b'"cmd":"hello"') >= 2, "probes freed the noise"
+    with pytest.raises(LinkError, match="send at most 18[0-9] that draw no answer"):
+        link.write_raw(b"#" * 200 + b"\n")

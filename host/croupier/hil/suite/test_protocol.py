@@ -101,7 +101,7 @@ def test_longest_allowed_request_is_taken(device):
 
 
 def test_noise_between_requests_is_ignored(device, lobo):
-    noise = [b"\n\n", b"ets Jun  8 2016 00:22:57\r\n", b">>> print('hi')\r\n", b"#" * 200 + b"\n",
+    noise = [b"\n\n", b"ets Jun  8 2016 00:22:57\r\n", b">>> print('hi')\r\n", b"#" * 150 + b"\n",
              bytes(range(5, 64)) + b"\n", b"Traceback (most recent call last):\r\n"]
     for chunk in noise:
         device.send_raw(chunk)
