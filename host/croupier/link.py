@@ -383,7 +383,7 @@ class Link:
         frame = encode_frame(dict(args, id=rid, cmd=cmd))
         self._check_size(cmd, args, frame)
         if self._opening:
-            self._open(timeout)
+            self._open(max(timeout, self.timeout))  # a request of its own: never a shorter wait
             self._check_size(cmd, args, frame)  # the board may take less
         self._make_room(len(frame) + (not self._line_clean), timeout)
         self._awaited.add(rid)
@@ -488,13 +488,20 @@ class Link:
     def hello(self, within=None):
         """The `hello` answer, checking the protocol version (WrongProtocol). `within`
         seconds: wait that long for a board that is booting (its boot event, or the
-        answer); hellos are asked again only as the window allows."""
-        if self._opening:
-            return self._open(self.timeout if within is None else within)
+        answer); hellos are asked again every BOOT_POLL only as the window allows, and after
+        a boot event the link opens again."""
         if within is None:
-            return self._checked(self.call("hello"))
-        attempts = max(1, int(within / BOOT_POLL))
-        return self._checked(self.call("hello", timeout=BOOT_POLL, retries=attempts - 1))
+            return self._open(self.timeout) if self._opening else self._checked(self.call("hello"))
+        deadline = time.monotonic() + within
+        while True:
+            left = deadline - time.monotonic()
+            if self._opening:
+                return self._open(max(0.0, left))
+            try:
+                return self._checked(self.call("hello", timeout=BOOT_POLL, retries=max(0, int(left / BOOT_POLL) - 1)))
+            except LinkTimeout:
+                if not self._opening or time.monotonic() >= deadline:
+                    raise
 
     # -- roster -----------------------------------------------------------------------
     def set_roster(self, names, attempts=3):

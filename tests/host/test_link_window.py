@@ -153,6 +153,17 @@ def test_hello_within_waits_for_a_booting_board_with_one_hello():
         "one hello while booting, lost in the reset; one after the boot event"
 
 
+def test_hello_within_waits_for_a_board_that_restarts_under_an_open_link():
+    board, link = stalled_after_opening()  # the board is resetting: it reads nothing
+    timer = threading.Timer(1.2, lambda: (board.boot(), setattr(board, "pace", None)))
+    timer.start()
+    info = link.hello(within=5)
+    timer.join()
+    assert info["proto"] == 2 and link.wait_event("boot", timeout=0)
+    hellos = [f for f in board.frames() if f["cmd"] == "hello"]
+    assert [h["id"] for h in hellos if h["id"] < 100] == [1, 2], "after the boot event the link opened again"
+
+
 def test_a_smaller_window_announced_by_the_board_is_kept():
     board = FakeBoard(pace=5, limit=100, hello={"window": 100}, handlers={"log": log_pages})
     link = Link(board, timeout=2.0)
