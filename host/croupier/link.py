@@ -266,14 +266,14 @@ class Link:
 
     def _release_through(self, reply):
         """Everything sent up to the line answered with `reply` is read."""
-        if all(r is not reply and r != reply for r, _ in self._sent):
+        if reply not in [sent for sent, _ in self._sent]:
             return  # answers a line released before: proves nothing more
         while True:
             sent, size = self._sent.popleft()
             self.unread -= size
             if sent == self._probe_rid:
                 self._probe_rid = None
-            if sent is reply or sent == reply:
+            if sent == reply:
                 break
         if not self._sent:
             self._maybe_lost = False
