@@ -310,6 +310,9 @@ class Link:
                 deadline = max(deadline, time.monotonic() + self.timeout)  # it answers from now on
             elif msg.get("ok") is True:
                 return self._checked(msg)
+            elif msg.get("id") == rid:
+                raise DeviceError("hello", msg.get("error"), msg.get("message"))
+            # else refused with id null: it arrived garbled, and another is sent
 
     def _checked(self, info):
         if info.get("proto") != PROTO:
