@@ -123,7 +123,8 @@ def pull(link, log_epoch, start, on_page=None, page_max=PAGE_MAX, ahead=False, l
     while the host reads a page and asks again. A page that did not end there after all (it
     skipped the damaged rest of a segment on the board) leaves the one asked ahead not
     following on: that one is dropped and asked again. last_seq (the board's, from `hello`):
-    nothing is asked ahead beyond it."""
+    nothing is asked ahead beyond it. A page is asked for only when its request fits the
+    link's window (Link.send waits for room), whatever the page's size: answers cost none."""
     records, page, after = [], page_max, start - 1
     asked = deque()  # (request id, from, max) of the pages asked and not yet answered
     give_up_at = time.monotonic() + STALL_TIMEOUT

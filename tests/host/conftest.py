@@ -43,8 +43,10 @@ def utc(monkeypatch):
 @pytest.fixture
 def wire():
     """(Link on a pty, function writing device bytes, function reading what the host sent,
-    the link's transcript)."""
-    from croupier.link import Link, open_serial
+    the link's transcript). The link has had its opening hello answered: its requests are
+    numbered from 100."""
+    from croupier.link import Link, encode_frame, open_serial
+    from fakeboard import HELLO
 
     master, slave = os.openpty()
     port = open_serial(os.ttyname(slave))
@@ -59,6 +61,10 @@ def wire():
         except BlockingIOError:
             return b""
 
+    os.write(master, encode_frame(dict(HELLO, id=1, ok=True)))
+    link.hello()
+    host_bytes()
+    sent.clear()
     yield link, lambda data: os.write(master, data), host_bytes, sent
     port.close()
     os.close(master)

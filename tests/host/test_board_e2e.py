@@ -34,7 +34,7 @@ def test_deploy_copies_only_changed_files_removes_stale_ones_and_verifies(vboard
                       "f = open('croupier/stale.py', 'w'); f.write('x = 1\\n'); f.close()")
     report = deploy(vboard.port, staging, manifest)
     assert (report.copied, report.removed, report.unchanged) == (["main.py"], ["croupier/stale.py"], len(manifest) - 1)
-    assert report.hello["proto"] == 1  # reset, and the firmware answers
+    assert report.hello["proto"] == 2  # reset, and the firmware answers
     assert board.hashes(tops) == manifest
     again = deploy(vboard.port, staging, manifest)
     assert (again.copied, again.removed, again.unchanged) == ([], [], len(manifest))
@@ -241,3 +241,11 @@ def test_roster_refuses_names_equal_but_for_case_and_can_be_cleared(vboard, caps
     assert "roster on the board: (empty)" in capsys.readouterr().out
     with connect(vboard.port) as link:
         assert players_of_a_game_set_up_by_keys(link) == ["P1", "P2", "P3", "P4"]
+
+
+def test_a_roster_of_sixteen_long_names_lands_whole(vboard, capsys):
+    # too long for one request (about 360 bytes, a line holds 220): sent as roster + roster add
+    names = ["Player%02d-abcdefg" % i for i in range(16)]
+    assert main(["roster", "--port", vboard.port] + names) == 0
+    with connect(vboard.port) as link:
+        assert link.call("get_roster")["names"] == names

@@ -31,6 +31,6 @@ def run(args):
         raise ValueError("give the names to offer, or --clear to remove them all")
     names = checked_names(args.names)
     with connect(args.port) as link:
-        link.call("roster", names=names)
+        link.set_roster(names)
     print("roster on the board: %s" % (", ".join(names) if names else "(empty)"))
     return 0

@@ -85,8 +85,10 @@ class Device:
             start = page[-1][0] + 1
 
     # -- raw frames, for conformance tests ------------------------------------------------
-    def send_raw(self, data: bytes):
-        self.link.write_raw(data)
+    def send_raw(self, data: bytes, reply=None):
+        """Write bytes as they are, within the link's window; reply: what the board answers
+        them with (croupier.link.Link.write_raw): None, the line's request id, or NULL_ID."""
+        self.link.write_raw(data, reply)
 
     def next_frame(self, what, timeout=None):
         """The next frame the board sends (answer or event); fail naming `what` at the deadline."""

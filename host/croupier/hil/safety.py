@@ -114,6 +114,6 @@ class Guard:
         link.call("clock", epoch=int(time.time()))
         done.append("set the clock to the host's time")
         if self.roster is not None:
-            link.call("roster", names=self.roster)
+            link.set_roster(self.roster)
             done.append("put the roster back (%s)" % (", ".join(self.roster) or "empty"))
         self.notes.append("after the tests: " + "; ".join(done))

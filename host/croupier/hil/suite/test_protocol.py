@@ -10,11 +10,12 @@ import time
 
 import pytest
 
-from croupier.link import crc_hex, encode_frame
+from croupier.link import NULL_ID, crc_hex, encode_frame
 
 FRAME = re.compile(rb"^@(\{.*\})\|([0-9a-f]{8})$")
 PLAYERS = ["Ann", "Bob", "Cy"]
 SETTLE_S = 3.0  # deadline for the display task to draw what the game did
+LINE_MAX = WINDOW = 220  # docs/protocol.md, "The window"
 
 
 @pytest.fixture
@@ -25,9 +26,10 @@ def lobo(device):
     return device.state()
 
 
-def raw_answer(device, data, what):
-    """Write raw bytes, then read frames until the answer (not an event) arrives."""
-    device.send_raw(data)
+def raw_answer(device, data, what, reply=NULL_ID):
+    """Write one raw request line (answered with id `reply`, or null), then read frames
+    until the answer (not an event) arrives."""
+    device.send_raw(data, reply)
     while True:
         frame = device.next_frame(what)
         if "ev" not in frame:
@@ -58,12 +60,12 @@ def test_every_frame_from_the_board_is_sealed_ascii_json(device, lobo):
 
 
 def test_a_request_without_crc_is_accepted(device):
-    answer = raw_answer(device, b'@{"id":901,"cmd":"hello"}\n', "the answer to a hello typed without CRC")
-    assert answer.get("id") == 901 and answer.get("ok") is True and answer.get("proto") == 1, answer
+    answer = raw_answer(device, b'@{"id":901,"cmd":"hello"}\n', "the answer to a hello typed without CRC", 901)
+    assert answer.get("id") == 901 and answer.get("ok") is True and answer.get("proto") == 2, answer
 
 
 def test_a_terminal_enter_ends_a_request_too(device):
-    answer = raw_answer(device, b'@{"id":902,"cmd":"state"}\r', "the answer to a request ended by CR")
+    answer = raw_answer(device, b'@{"id":902,"cmd":"state"}\r', "the answer to a request ended by CR", 902)
     assert answer.get("id") == 902 and answer.get("ok") is True, answer
 
 
@@ -81,23 +83,25 @@ def test_unparsable_request_is_bad_frame_with_null_id(device, line):
 
 
 def test_over_long_request_is_too_long_and_changes_nothing(device, lobo):
-    long_line = b'@{"id":905,"cmd":"play","card":"' + b"9" * 1100 + b'"}\n'
-    expect_refusal(raw_answer(device, long_line, "too_long for a 1,1xx-byte request"), "too_long")
+    head = b'@{"id":905,"cmd":"play","card":"'
+    long_line = head + b"9" * (LINE_MAX + 1 - len(head) - 3) + b'"}\n'
+    assert len(long_line) == LINE_MAX + 1
+    expect_refusal(raw_answer(device, long_line, "too_long for a 221-byte request"), "too_long")
     assert device.state() == lobo, "an over-long request must not change the game"
-    assert device.hello()["proto"] == 1, "the board still answers after an over-long line"
+    assert device.hello()["proto"] == 2, "the board still answers after an over-long line"
 
 
 def test_longest_allowed_request_is_taken(device):
     head = b'{"id":906,"cmd":"hello","pad":"'
-    payload = head + b"x" * (1023 - 10 - len(head) - 2) + b'"}'
-    line = b"@" + payload + b"|" + crc_hex(payload).encode()
-    assert len(line + b"\n") == 1024
-    answer = raw_answer(device, line + b"\n", "an answer to a 1024-byte request")
+    payload = head + b"x" * (LINE_MAX - 11 - len(head) - 2) + b'"}'
+    line = b"@" + payload + b"|" + crc_hex(payload).encode() + b"\n"
+    assert len(line) == LINE_MAX
+    answer = raw_answer(device, line, "an answer to a 220-byte request", 906)
     expect_refusal(answer, "bad_args", 906)  # parsed and handled: `pad` is no argument of hello
 
 
 def test_noise_between_requests_is_ignored(device, lobo):
-    noise = [b"\n\n", b"ets Jun  8 2016 00:22:57\r\n", b">>> print('hi')\r\n", b"#" * 3000 + b"\n",
+    noise = [b"\n\n", b"ets Jun  8 2016 00:22:57\r\n", b">>> print('hi')\r\n", b"#" * 150 + b"\n",
              bytes(range(5, 64)) + b"\n", b"Traceback (most recent call last):\r\n"]
     for chunk in noise:
         device.send_raw(chunk)
@@ -105,10 +109,35 @@ def test_noise_between_requests_is_ignored(device, lobo):
     assert device.play("3")["state"]["total"] == 22, "after the noise the board plays on"
 
 
+def test_a_full_window_of_pipelined_requests_is_answered_in_order_and_intact(device, lobo):
+    # docs/protocol.md, "The window": a host may have 220 request bytes unanswered; the board
+    # reads them all, answering each once, in the order sent
+    last = device.last_seq()  # its answer proves everything before it read: the window is empty
+    asks = [("state", {}), ("screen", {}), ("log", {"from": last - 1, "max": 2}), ("play", {"card": "7.5"}),
+            ("hello", {})]
+    ids = [device.link.send(cmd, **args) for cmd, args in asks]
+    size = sum(len(encode_frame(dict(args, cmd=cmd, id=rid))) for (cmd, args), rid in zip(asks, ids))
+    assert WINDOW - 40 < size <= WINDOW, "the requests fill the window: %d bytes" % size
+    answers = []
+    while len(answers) < len(ids):
+        frame = device.next_frame("the answers to %d requests sent at once (%d came)" % (len(ids), len(answers)))
+        if "ev" not in frame:
+            answers.append(frame)
+    assert [a.get("id") for a in answers] == ids, "one answer for each request, in the order sent: %r" % answers
+    state, screen, log, refused, hello = answers
+    assert state["state"] == lobo, "the game as it was"
+    assert screen["ok"] is True and (screen["w"], screen["h"]) == (128, 64) and len(screen["fb"]) > 1000
+    assert [(r[0], r[3], r[4]) for r in log["records"]] == [(last - 1, "play", "10"), (last, "play", "9")]
+    expect_refusal(refused, "illegal", ids[3])
+    assert hello["ok"] is True and hello["last_seq"] == last, "the refused card wrote nothing"
+    assert device.state() == lobo
+
+
 # -- commands -------------------------------------------------------------------------------
 def test_hello_fields(device):
     info = device.hello()
-    assert info["proto"] == 1
+    assert info["proto"] == 2
+    assert (info["line_max"], info["window"]) == (LINE_MAX, WINDOW), "hello announces the line limit and the window"
     assert re.fullmatch(r"[0-9a-f]+", info["device"]), "device is the hex unique id: %r" % info["device"]
     assert isinstance(info["fw"], str) and info["fw"]
     assert isinstance(info["board"], str) and info["board"]
@@ -213,6 +242,16 @@ def test_ack_and_roster_are_accepted(device, lobo):
     device.refuse("bad_args", "ack", upto=last + 1000)
     device.call("roster", names=["Ann", "Bob", "Cy", "Dee"])
     assert device.state() == lobo and device.last_seq() == last, "ack and roster do not touch the game"
+
+
+def test_roster_add_appends_up_to_sixteen_names(device):
+    device.call("roster", names=["Ann", "Bob"])
+    device.call("roster", names=["Cy"], add=True)
+    assert device.call("get_roster")["names"] == ["Ann", "Bob", "Cy"], "add appends to the roster"
+    device.refuse("bad_args", "roster", names=["P%d" % i for i in range(14)], add=True)
+    assert device.call("get_roster")["names"] == ["Ann", "Bob", "Cy"], "a roster over 16 names changes nothing"
+    device.call("roster", names=["Dee"])
+    assert device.call("get_roster")["names"] == ["Dee"], "without add the list is replaced"
 
 
 # -- error codes ----------------------------------------------------------------------------
