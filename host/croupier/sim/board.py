@@ -241,6 +241,25 @@ class VirtualBoard:
             self._kill()
         self._wake()
 
+    def stall(self, seconds):
+        """Stop the interpreter for `seconds` (SIGSTOP), then continue it: a chip busy in a
+        flash erase, a collection or a debugger. The line keeps delivering meanwhile, into the
+        receive path, whose overflow counts (rx_overflow). Not for a paced board (its pacer
+        stops and continues the interpreter too). Returns at once when no interpreter runs."""
+        if self.pace:
+            raise ValueError("stall() is for an unpaced board: a paced one's pacer stops it too")
+        with self._lock:
+            proc = self._proc
+            if proc is None:
+                return
+            os.kill(proc.pid, signal.SIGSTOP)
+        try:
+            time.sleep(seconds)
+        finally:
+            with self._lock:
+                if self._proc is proc:
+                    os.kill(proc.pid, signal.SIGCONT)
+
     def cut_power(self, after_writes=None, within=None, seed=None, tear=True):
         """Arm a power cut at the after_writes-th next flash write (prog or erase), or at a
         random one of the next `within` (seeded). tear: the cut write lands half-done.
