@@ -33,7 +33,7 @@ WINDOW = 220        # request bytes sent and not yet known read (what `hello` an
 OPENING = 36        # the hello on a newly opened port, leading `\n` included: WINDOW + OPENING <= RING
 OPENING_IDS = 99    # opening hellos take ids 1-99 (two digits keep them within OPENING) ...
 FIRST_ID = 100      # ... and every other request counts from here
-DEFAULT_TIMEOUT = 3.0
+DEFAULT_TIMEOUT = 5.0  # s for an answer: a busy board (flash erases, a collection, a stall) is still there
 MAX_LINE = 1 << 20  # a device line longer than this is runaway noise: dropped
 POLL = 0.05         # seconds one serial read may block, so deadlines are kept
 BOOT_POLL = 0.5     # seconds between `hello`s while waiting for a board to boot
