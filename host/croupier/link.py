@@ -69,7 +69,10 @@ class WrongProtocol(LinkError):
 
     def __init__(self, info, port_name):
         proto, fw = info.get("proto"), info.get("fw", "?")
-        if isinstance(proto, int) and not isinstance(proto, bool) and proto < PROTO:
+        if not isinstance(proto, int) or isinstance(proto, bool):
+            text = ("the board's hello names no protocol version (proto %r, fw %s): is the Croupier firmware "
+                    "running on %s?" % (proto, fw, port_name))
+        elif proto < PROTO:
             text = ("the board runs protocol-%d firmware (fw %s); this croupier speaks protocol %d: "
                     "update the board with `croupier flash --port %s`" % (proto, fw, PROTO, port_name))
         else:
