@@ -11,8 +11,8 @@ a board that just booted, may still hold unread bytes nobody counted: the link t
 small `hello` and nothing else until it is answered.
 
 The board reads a line up to its newline, so bytes left on the line without one (noise, a
-request whose newline was lost) would swallow the next request. The first request, and the
-first after a timeout, therefore begin with a newline that ends any such stray line.
+request whose newline was lost) would swallow the next request. The opening hello, and the
+first request after a timeout, therefore begin with a newline that ends any such stray line.
 """
 import binascii
 import contextlib
