@@ -11,8 +11,8 @@ a board that just booted, may still hold unread bytes nobody counted: the link t
 small `hello` and nothing else until it is answered.
 
 The board reads a line up to its newline, so bytes left on the line without one (noise, a
-request whose newline was lost) would swallow the next request. The first request, and the
-first after a timeout, therefore begin with a newline that ends any such stray line.
+request whose newline was lost) would swallow the next request. The opening hello, and the
+first request after a timeout, therefore begin with a newline that ends any such stray line.
 """
 import binascii
 import contextlib
@@ -69,7 +69,10 @@ class WrongProtocol(LinkError):
 
     def __init__(self, info, port_name):
         proto, fw = info.get("proto"), info.get("fw", "?")
-        if isinstance(proto, int) and not isinstance(proto, bool) and proto < PROTO:
+        if not isinstance(proto, int) or isinstance(proto, bool):
+            text = ("the board's hello names no protocol version (proto %r, fw %s): is the Croupier firmware "
+                    "running on %s?" % (proto, fw, port_name))
+        elif proto < PROTO:
             text = ("the board runs protocol-%d firmware (fw %s); this croupier speaks protocol %d: "
                     "update the board with `croupier flash --port %s`" % (proto, fw, PROTO, port_name))
         else:

@@ -178,9 +178,11 @@ def test_a_protocol_1_board_is_refused_with_how_to_update_it():
     assert [f["cmd"] for f in board.frames()] == ["hello"], "nothing but the opening hello was sent"
 
 
-def test_a_board_of_a_newer_protocol_is_refused():
-    link = Link(FakeBoard(hello={"proto": 3, "fw": "0.9.0"}), timeout=0.5)
-    with pytest.raises(WrongProtocol, match="speaks protocol 3 .*this croupier speaks protocol 2: update croupier"):
+@pytest.mark.parametrize("proto,words", [(3, r"speaks protocol 3 \(fw 0.9.0\); this croupier speaks protocol 2: update croupier"),
+                                         (None, r"names no protocol version .*is the Croupier firmware running on /dev/fake")])
+def test_a_board_of_another_protocol_is_refused(proto, words):
+    link = Link(FakeBoard(hello={"proto": proto, "fw": "0.9.0"}), timeout=0.5)
+    with pytest.raises(WrongProtocol, match=words):
         link.hello()
 
 
