@@ -231,3 +231,15 @@ def test_noise_that_draws_no_answer_leaves_room_for_the_probe_that_frees_it():
     assert b"".join(data for data, _ in board.writes).count(b'"cmd":"hello"') >= 2, "probes freed the noise"
     with pytest.raises(LinkError, match="send at most 18[0-9] that draw no answer"):
         link.write_raw(b"#" * 200 + b"\n")
+
+
+def test_flash_micropython_keeps_a_protocol_1_boards_journal(monkeypatch, tmp_path):
+    """An older firmware's journal cannot be read here: erasing waits for its update and sync."""
+    import croupier.link
+    from croupier.commands.flash import check_nothing_at_risk
+    from croupier.link import LinkError
+
+    monkeypatch.setattr(croupier.link, "open_serial", lambda port: FakeBoard(hello={"proto": 1, "fw": "0.1.0"}))
+    with pytest.raises(LinkError, match=r"firmware 0\.1\.0, whose journal this croupier cannot read: update it "
+                                        r"with `croupier flash --port /dev/ttyUSB0` \(the journal stays\)"):
+        check_nothing_at_risk("/dev/ttyUSB0", store=None)

@@ -23,7 +23,7 @@ def check_nothing_at_risk(port, store):
     every record is synced; or MicroPython answers and holds no journal; or the flash is blank.
     Anything else (a slow, busy or broken firmware) is a LinkError asking for --force."""
     from croupier.deploy import flash_is_blank, unsynced_records
-    from croupier.link import Link, LinkTimeout, open_serial
+    from croupier.link import Link, LinkTimeout, WrongProtocol, open_serial
     from croupier.repl import JOURNAL_DIR, probe
 
     serial_port = open_serial(port)
@@ -33,6 +33,10 @@ def check_nothing_at_risk(port, store):
         missing = unsynced_records(link, store)
     except LinkTimeout:
         missing = None
+    except WrongProtocol as exc:  # older firmware: this croupier cannot read its journal
+        raise LinkError("the board runs Croupier firmware %s, whose journal this croupier cannot read: update it "
+                        "with `croupier flash --port %s` (the journal stays), run `croupier sync`, then flash "
+                        "MicroPython; or pass --force to erase it" % (exc.info.get("fw", "?"), port)) from None
     finally:
         serial_port.close()
     if missing:
