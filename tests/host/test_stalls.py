@@ -24,6 +24,7 @@ from croupier.rules import new_game
 PLAYERS = ["Ana", "Ben", "Cleo"]
 STALL_S = (0.1, 3.0)  # how long the board is stopped
 GAP_S = (0.2, 1.5)  # how long it runs between two stops
+STALLS = 10  # the fewest stops while the tools talk
 
 
 class Staller(threading.Thread):
@@ -112,6 +113,8 @@ def test_a_board_stalled_at_random_moments_loses_nothing(tmp_path, seed):
                             link.call("undo")
                             link.call("redo")
                         link.call("state")
+                while staller.stalls < STALLS:  # a fast host: ask on until the board was stopped enough
+                    assert link.call("state")["state"] == expected_state(sent[-1])
                 last_seq = link.call("hello")["last_seq"]
                 requests += link.requests
             db = tmp_path / "games.sqlite3"
@@ -119,7 +122,7 @@ def test_a_board_stalled_at_random_moments_loses_nothing(tmp_path, seed):
             assert done.returncode == 0, done.stderr
         finally:
             staller.end()
-        assert requests >= 500 and staller.stalls >= 10, (requests, staller.stalls)
+        assert requests >= 500, requests
         assert vb.rx_overflow == 0
     with sqlite3.connect(str(db)) as con:
         seqs = [row[0] for row in con.execute("SELECT seq FROM records ORDER BY seq")]
