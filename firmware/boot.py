@@ -5,14 +5,16 @@
 # window of 256 blocks, half the partition (each refill of the window scans every file).
 # progsize stays 32, as the filesystem was formatted. Costs ~2 KB of heap, 1 KB per open file.
 import os
-import vfs
 from flashbdev import bdev
 
-# Nothing here may raise: a boot.py that fails keeps main.py from running.
+# Nothing here may raise: a boot.py that fails keeps main.py from running (whose app says
+# when the MicroPython release is too old for it).
 try:
+    import vfs  # from MicroPython 1.23 on
+
     fs = vfs.VfsLfs2(bdev, readsize=256, progsize=32, lookahead=64)
-except Exception:  # no vfs partition (bdev None), or unreadable: what _boot.py did stands
-    fs = None
+except Exception:  # an older release, no vfs partition (bdev None), or unreadable: what
+    fs = None  # _boot.py did stands
 if fs is not None:
     try:
         vfs.umount("/")

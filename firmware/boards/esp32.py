@@ -16,7 +16,6 @@ KEY_LABELS = ("1", "2", "3", "A", "4", "5", "6", "B", "7", "8", "9", "C", "*", "
 
 JOURNAL_DIR = "/journal"
 _bus = []  # the one I2C bus, made at its first use
-_console = []  # stdin, os.dupterm and the ring end of console_read(), made at its first use
 
 
 def i2c():
@@ -82,47 +81,3 @@ def unique_id():
 
         _device_id = hexlify(chip_id()).decode()
     return _device_id
-
-
-def console_read(limit):
-    """Serial input waiting in the console's receive ring: at most limit bytes, which may
-    end at a newline with more still waiting; b"" when none waits. It never blocks.
-
-    The port's stdin offers only blocking reads, but with its ring empty it asks os.dupterm
-    for a byte: lent a stream that answers with a newline, the port's C readline takes the
-    waiting bytes at C speed and stops where the ring ran dry. A Python loop of one-byte
-    reads costs more per byte than the 87 µs a byte takes at 115200 baud."""
-    if not _console:
-        _console.extend(_console_parts())
-    stdin, dupterm, end = _console
-    end.dry = False
-    lent = dupterm(end)
-    try:
-        data = stdin.readline(limit)
-    finally:
-        dupterm(lent)
-    return data[:-1] if end.dry else data
-
-
-def _console_parts():
-    import io
-    import os
-    import sys
-
-    class RingEnd(io.IOBase):
-        """A dupterm stream that reads as a newline, and says it was asked (dry)."""
-
-        dry = False
-
-        def readinto(self, buf):
-            self.dry = True
-            buf[0] = 10
-            return 1
-
-        def write(self, buf):
-            return len(buf)
-
-        def ioctl(self, request, arg):
-            return 0  # never readable by itself: a poll waits for the ring
-
-    return sys.stdin.buffer, os.dupterm, RingEnd()

@@ -2,6 +2,15 @@
 import gc
 
 VERSION = "0.1.0"
+OLDEST = (1, 23)  # MicroPython release the firmware needs at least (the `vfs` module; asyncio)
+
+
+def too_old(version):
+    """None when MicroPython `version` (sys.implementation.version) runs the firmware, else
+    the reason as two short lines for the display."""
+    if tuple(version[:2]) >= OLDEST:
+        return None
+    return ("MicroPython %d.%d" % (version[0], version[1]), "too old: %d.%d+" % OLDEST)
 
 
 def tidy_heap():

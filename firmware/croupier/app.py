@@ -34,7 +34,6 @@ class App:
         self.keypad = board.keypad()
         self.buzzer = board.buzzer()
         self.ui = None  # with the journal and the controller: made by _start
-        self.link = None  # made by each start
         self.redraw = asyncio.Event()
         self.changed = asyncio.Event()  # the UI changed: its next timeout may have moved
         self.shown = asyncio.Event()  # a frame went out since the idle collector looked
@@ -68,21 +67,13 @@ class App:
 
         gc.collect()
         self.ui.splash(shown)  # up for the rest of its time: the start-up took some of it
-        link = self.link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
-        self.display.between_steps = self.keypad.beside_edges = link.drain
-        self.keypad.between_scans = link.catch_up
-        self.keypad.hold = link.receiving
-        link.after_read = self.keypad.sample_owed
+        link = Link(self.controller, self.journal, self.keypad, self.display, self.board)
         tasks = [asyncio.create_task(coro) for coro in (
-            self.keypad.run(), self.buzzer.run(), link.run(),
-            self._keys(link), self._refresh(link), self._collect_when_idle(link), self._clock(),
-            self._uptime())]
+            self.keypad.run(), self.buzzer.run(), link.run(), self._keys(), self._refresh(),
+            self._collect_when_idle(), self._clock(), self._uptime())]
         await self.failed.wait()
         for task in tasks:
             task.cancel()
-        # the next start's link reads what waits
-        self.display.between_steps = self.keypad.between_scans = self.keypad.hold = None
-        self.keypad.beside_edges = None
         if self.up:
             await asyncio.sleep_ms(RESTART_MS)
         return self.up
@@ -126,52 +117,29 @@ class App:
         await self.keypad.get()
         scanning.cancel()
 
-    async def _keys(self, link):
-        keypad, step = self.keypad, self._next_key  # bound once: in_a_lull finds it by ==
+    async def _keys(self):
+        """Each key to the UI as it comes (the controller journals what it plays); keys
+        queued together are handled together, their frame after them."""
+        keypad, ui = self.keypad, self.ui
         while True:
-            await keypad.waiting()
-            await link.in_a_lull(step)
+            key, hold = await keypad.get()
+            ui.key(key, hold)
 
-    def _next_key(self):
-        """One step of the keys' work: the next key waiting, or once none waits their frame
-        (in the same lull: a request it came before answers with it on the glass). -> whether
-        more of it waits."""
-        key = self.keypad.take()
-        if key is None:
-            return self._frame()
-        k, hold = key
-        try:
-            self.ui.key(k, hold)
-        except Exception as e:  # a UI bug: report it, then carry on from the journal
-            self.crash(e)
-            self.failed.set()
-            return False
-        return True
-
-    def _frame(self):
-        """Draw the UI and show it (only the pages that changed), unless that is done
-        already; -> False: one step."""
-        if self.redraw.is_set():
-            self.redraw.clear()
-            self.ui.draw(self.display)
-            self.link.drain()
-            self.display.show()  # draining the input between its transfers
-        return False
-
-    async def _refresh(self, link):
+    async def _refresh(self):
         counted = False  # tried once: a full flash would refuse it at every frame
-        step = self._frame  # bound once: in_a_lull finds it by ==
         while True:
             await self.redraw.wait()
-            await link.in_a_lull(step)
+            self.redraw.clear()
+            self.ui.draw(self.display)
+            self.display.show()  # only the pages that changed
             self.up = True
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now
                 counted = True
-            link.tidy(croupier.tidy_heap)  # now, or before the next request while a host talks
+            croupier.tidy_heap()
             self.shown.set()
 
-    async def _collect_when_idle(self, link):
+    async def _collect_when_idle(self):
         """Collect garbage (it keeps the small heap unfragmented) once GC_IDLE_MS pass with no
         new frame: a collection right after each frame would hold up the key that follows
         it, and a fast typist's keys come closer than that. It sleeps GC_IDLE_MS at a time
@@ -183,8 +151,7 @@ class App:
             while shown.is_set():  # frames keep coming
                 shown.clear()
                 await asyncio.sleep_ms(GC_IDLE_MS)
-            await link.quiet()
-            link.tidy(gc.collect)
+            gc.collect()
 
     async def _clock(self):
         """Tick the UI when its next timeout is due, and only then."""
@@ -236,4 +203,19 @@ class App:
 
 
 def run():
-    asyncio.run(App(boards.load()).run())
+    """The app, on a MicroPython new enough for it; else the reason, on the glass too."""
+    board = boards.load()
+    reason = croupier.too_old(sys.implementation.version)
+    if reason is None:
+        asyncio.run(App(board).run())
+    else:
+        refuse(board.display(), reason)
+
+
+def refuse(fb, reason):
+    """Say on the console and the display why the app does not start (lines of text)."""
+    print("Croupier cannot start: " + ", ".join(reason))
+    fb.fill(0)
+    for i in range(len(reason)):
+        draw.text_center(fb, reason[i], 20 + 14 * i)
+    fb.show()

@@ -1,40 +1,33 @@
-# The serial protocol of docs/protocol.md over sys.stdin/stdout.
+# The serial protocol of docs/protocol.md (protocol 2) over sys.stdin/stdout.
 # Lines starting with `@` are requests; anything else on the line (REPL chatter, a person
-# typing) is ignored. Each wake-up reads every byte waiting: a board buffers only a few
-# hundred (the ESP32's UART FIFO and stdin ring), so input read a byte per wake-up would be
-# lost at line rate. The board's console_read takes them at C speed (a Python loop of
-# one-byte reads is slower than the line on an ESP32). They go into one preallocated line
-# buffer, so garbage of any length costs no memory. A key's handling and a redraw take
-# longer than the receive buffer lasts: the app does them in a lull (in_a_lull()), where no
-# request can be arriving. Every reply and event goes out as canonical JSON with its CRC-32:
-# 7-bit ASCII that never holds Ctrl-C or Ctrl-D.
+# typing) is ignored. A host never has more request bytes unread here than the board's
+# receive path holds (its window, WINDOW <= the ESP32's 259-byte console ring), so the link
+# may take its time: nothing is lost however long the board is busy. It reads a byte at a
+# time, only while poll says one waits (on the ESP32 a read of n bytes blocks until n came),
+# into one preallocated line buffer, and answers a line in the task step that read its last
+# byte: the answer is what gives the host its window back. Every `@` line gets one answer.
+# Every reply and event goes out as canonical JSON with its CRC-32: 7-bit ASCII that never
+# holds Ctrl-C or Ctrl-D.
 from micropython import const
 import asyncio
-from asyncio import core
 import binascii
 import gc
 import json
 import select
 import sys
-import time
 
 import croupier
 from croupier.journal import JournalError, Sealer, crc_hex
 from croupier.rules import Illegal, SetupError
 from croupier.rules.canon import check, dump, dumps
 
-PROTO = const(1)
-MAX_LINE = const(1024)  # bytes of a request line, `@` and `|crc` included, newline not
+PROTO = const(2)
+LINE_MAX = const(220)  # bytes of a request line, `@` to its `\n` inclusive
+WINDOW = const(220)  # request bytes a host may have sent and not yet know read
 LOG_PAGE = const(64)  # most records one `log` reply carries (`hello`'s log_max): a segment
 LOG_DEFAULT = const(32)  # records of a `log` request without `max` (what protocol 1 began with)
 MAX_NAMES = const(16)
 MAX_NAME_LEN = const(16)
-READ_CHUNK = const(128)  # most bytes one console read takes (the port allocates that much)
-HELD_MAX = const(1088)  # input drain() can hold: a longest request and a bit
-TALK_MS = const(1000)  # a request answered this recently: the host is talking
-PAUSE_MS = const(20)  # no byte for this long: the sender of a line paused (a person, a cut)
-HOST_TURN_MS = const(200)  # no request this long after an answer: the host has fallen silent
-LULL_MS = const(250)  # most a lull's work keeps a host waiting for its answer
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
 # command -> (required arguments, optional arguments); its handler is Link._<command>.
@@ -49,7 +42,7 @@ _COMMANDS = {
     "screen": ((), ()),
     "log": ((), ("from", "max")),
     "ack": (("upto",), ()),
-    "roster": (("names",), ()),
+    "roster": (("names",), ("add",)),
     "get_roster": ((), ()),
     "clock": (("epoch",), ()),
 }
@@ -124,26 +117,14 @@ def parse(line):
     return request
 
 
-async def _readable(stream):
-    """Until stream has input waiting, without reading it: asyncio's own wait for a stream
-    (what its StreamReader does before each read). A read after the wait could block: long
-    work may have drained the input meanwhile (Link.drain)."""
-    yield core._io_queue.queue_read(stream)
-
-
-def _line_end(data, start, end):
-    """Where the first \\n or \\r in data[start:end] is; end if none."""
-    newline, ret = data.find(b"\n", start, end), data.find(b"\r", start, end)
-    if newline < 0:
-        return end if ret < 0 else ret
-    return newline if ret < 0 or newline < ret else ret
-
-
 def _is_hex(text):
     for byte in text:
         if not (48 <= byte <= 57 or 97 <= byte <= 102):  # 0-9 a-f
             return False
     return True
+
+
+_announced = []  # the boot event went out: once a power-up (a restart after a crash reads on)
 
 
 class Link:
@@ -155,33 +136,20 @@ class Link:
         self.board = board
         # Raw bytes: the text stream would turn each frame's \n into \r\n on an ESP32.
         self._out = stdout or sys.stdout.buffer
-        self._line = bytearray(MAX_LINE)
+        self._line = bytearray(LINE_MAX)  # the line's bytes, its line end not included
         self._view = memoryview(self._line)
-        self._size = 0  # bytes of the line so far; past MAX_LINE it is over-long
-        self._held = bytearray(HELD_MAX)  # input drain() took while long work ran
-        self._held_n = 0
-        self._reading = False  # a console read is under way: its bytes are not in _held yet
-        self._feeding = False  # catch_up feeds what _held holds to the line: drain() waits
-        self.after_read = None  # called once a console read's bytes are held (the keypad
-        # takes the sample its interrupt's handler left when it cut into the read)
-        self._wait_io_event = None  # asyncio's, while take_in_at_every_turn is on
+        self._size = 0  # bytes of the line so far; LINE_MAX: over-long (dropped to its end)
+        self._one = bytearray(1)  # the byte a read takes
         waiting = select.poll()
         waiting.register(sys.stdin.buffer, select.POLLIN)
-        self._ready = waiting.ipoll
-        self._arriving = False  # the line taken in so far is an open request
-        self._input_at = 0  # ticks_ms when input was last taken from the receive ring
-        self._answered_at = None  # ticks_ms when the last request was answered
-        self._untidy = False  # a collection was left to the next request (tidy)
+        self._poll = waiting.ipoll  # bound once: ipoll(0) allocates nothing
         self._running = True  # False once run() ended: a restarted app makes a new Link
-        # `play` events of inputs from the keypad wait until the screen shows the input (the
-        # event costs more than the frame); those of the link's own requests go before the
-        # reply. Either way, in the order of their inputs.
+        # `play` events, in the order of their inputs: those of the link's own requests go
+        # before the answer, those of keypad inputs when the sender task gets its turn.
         self._events = []
         self._events_due = asyncio.Event()
         self._in_request = False
         self._after_answer = None  # work a request leaves for after its answer is out (ack)
-        self._lull_steps = []  # in_a_lull()'s work, waiting for a lull
-        self._lulled = asyncio.Event()  # ... a lull ran them
         controller.subscribe(self._on_play)
 
     # -- wire -------------------------------------------------------------------------
@@ -224,260 +192,63 @@ class Link:
 
     async def run(self):
         sender = asyncio.create_task(self._send_events_when_due())
-        self.take_in_at_every_turn(True)
         try:
-            await self._serve()
+            if not _announced:  # before anything is read: the host's window is empty now
+                _announced.append(True)
+                self.send(self._hello_fields({"ev": "boot"}))
+            await self._read()
         finally:
-            self.take_in_at_every_turn(False)
             sender.cancel()
             self._running = False  # its successor sends the events from now on
 
-    def take_in_at_every_turn(self, on):
-        """While on, every turn of asyncio's between two task steps takes the input in
-        first. asyncio runs one step per turn and queues the reader's, when input wakes it,
-        behind the steps already due (a click, a scan, a redraw): together they can outlast
-        the receive buffer on a busy chip. A turn is also where nothing is on the stack
-        that a request could upset."""
-        queue = core._io_queue
-        if not on:
-            queue.wait_io_event = self._wait_io_event
-            return
-        wait = self._wait_io_event = queue.wait_io_event
-        loop = asyncio.get_event_loop()
-
-        def take_in_then_wait(dt):
-            if not dt:  # a task is due: the turn between two steps (else asyncio may sleep)
-                try:
-                    self.catch_up()
-                except Exception as exc:  # a bug: the app's handler shows it, as a task's
-                    loop.call_exception_handler({"message": "link", "exception": exc})
-            wait(dt)
-
-        queue.wait_io_event = take_in_then_wait
-
-    async def _serve(self):
-        self.send(self._hello_fields({"ev": "boot"}))
+    async def _read(self):
+        """Sleep until input comes, then take it a byte at a time while more waits, up to
+        the end of the line: the line is answered in the same step. Returns when stdin
+        closes (nothing more can come)."""
         stdin = sys.stdin.buffer
+        stream = asyncio.StreamReader(stdin)
+        one = self._one
         while True:
-            await _readable(stdin)  # asleep until a byte is there
-            # Nothing to take: long work took it first (a wait again then sleeps until the
-            # next byte: a pause here would leave the ring unread while a request streams
-            # in), or stdin is closed (a wait again would wake at once: pause).
-            if not self.catch_up() and self._closed():
-                await asyncio.sleep_ms(PAUSE_MS)
+            if not await stream.readinto(one):
+                return
+            while not self._take(one[0]) and self._waiting():
+                if not stdin.readinto(one):
+                    return
 
-    def _closed(self):
-        """Whether stdin has hung up or failed (poll says so, with nothing to read)."""
-        for entry in self._ready(0):
-            return bool(entry[1] & (select.POLLHUP | select.POLLERR))
+    def _waiting(self):
+        """Whether input waits (or stdin hung up: its read then says so)."""
+        for _ in self._poll(0):
+            return True
         return False
 
-    def drain(self):
-        """Move the serial input waiting into the held buffer, unread. Long work (a frame's
-        transfers, a key's handling) calls this between its steps: it outlasts the receive
-        buffer (34 ms at line rate on an ESP32). catch_up() takes it in, in order. So does the
-        keypad's interrupt handler, which runs between two bytecodes of anything: into a drain
-        between two of its reads, whose next read then goes after what this one held; while
-        catch_up feeds the held input to the line it leaves the input alone. -> False only when
-        it cut into a console read, whose bytes are not held yet (what it read would go before
-        them): after_read() is called once they are."""
-        if self._reading:
-            return False
-        if not self._feeding:
-            self._drain()
-        return True
-
-    def _drain(self):
-        for _ in self._ready(0):  # a byte waits (ipoll allocates nothing)
-            break
-        else:
-            return
-        read, held, start = self.board.console_read, self._held, self._held_n
-        while self._held_n < HELD_MAX:
-            want = min(READ_CHUNK, HELD_MAX - self._held_n)
-            self._reading = True
-            data = read(want)
-            # No jump from the read to the flag's end: the interrupt's handler runs only at
-            # one (MicroPython's pending check), so a drain of its own cannot come between.
-            n = self._held_n
-            got = len(data)
-            held[n:n + got] = data
-            self._held_n = n + got
-            self._reading = False
-            if self.after_read is not None:
-                self.after_read()
-            if got < want and (not got or data[got - 1] != 10):
-                break  # the receive ring ran dry
-        if self._held_n != start:
-            self._input_at = time.ticks_ms()
-
-    def catch_up(self):
-        """Take in what drain() held and all that waits now, answering the requests it ends.
-        The reader's work, and that of long work at its end, where nothing is on the stack
-        that a request could upset. -> whether there was any."""
-        any_input = False
-        while True:
-            self._drain()
-            # No jump from the flag to the buffer's reset: an interrupt handler's drain comes
-            # before (its bytes are fed with these) or finds the flag (they wait their turn).
-            self._feeding = True
-            n = self._held_n
-            self._held_n = 0
-            try:
-                if n:
-                    self._size = self._take(self._held, self._size, n)
-            finally:
-                self._feeding = False
-            if not n:
-                return any_input
-            self._arriving = self._size and self._line[0] == 64  # `@`: a request on its way
-            any_input = True
-            if n < HELD_MAX:
-                return True  # drain() found the ring dry
-
-    def _take(self, data, size, n=-1):
-        """Add input bytes (the first n of data, all if n < 0) to the line of `size` bytes,
-        feeding each line they end (at \\n or \\r, a terminal's Enter). -> the size of the
-        line still open."""
-        if n < 0:
-            n = len(data)
-        start = 0
-        while start < n:
-            end = _line_end(data, start, n)
-            count = end - start
-            if count:
-                if size < MAX_LINE:
-                    take = min(count, MAX_LINE - size)
-                    self._view[size:size + take] = memoryview(data)[start:start + take]
-                size += count
-            if end == n:
-                break
+    def _take(self, byte):
+        """Add one input byte to the line; a line end (\\n, or \\r: a terminal's Enter)
+        hands the line to feed(). -> whether a line ended."""
+        size = self._size
+        if byte == 10 or byte == 13:
+            self._size = 0
             if size:
-                self.feed(self._view[:size] if size <= MAX_LINE else None)
-                size = 0
-            start = end + 1
-        return size
-
-    def receiving(self):
-        """Whether a request is arriving, its last bytes taken in less than PAUSE_MS ago:
-        the keypad's scans wait meanwhile (a scan can take a slice of the chip's time the
-        reader needs; its pin interrupts still sample each change)."""
-        return self._arriving and time.ticks_diff(time.ticks_ms(), self._input_at) < PAUSE_MS
-
-    def talking(self):
-        """Whether a host is talking: a request arriving, or one answered less than
-        TALK_MS ago (its next request may be on its way, not yet in sight)."""
-        if self._arriving:
+                self.feed(self._view[:size] if size < LINE_MAX else None)
             return True
-        at = self._answered_at
-        return at is not None and time.ticks_diff(time.ticks_ms(), at) < TALK_MS
-
-    def tidy(self, collect):
-        """Tidy the heap with collect() (croupier.tidy_heap, gc.collect) now, unless a host
-        is talking: a collection could then keep the first bytes of its next request, not yet
-        in sight (the UART hands them over 120 at a time), unread for longer than the receive
-        buffer lasts. The next request then collects before it is handled, while the host
-        waits, so that its long-lived allocations still go into a tidy heap."""
-        if self.talking():
-            self._untidy = True
-        else:
-            collect()
-            self._untidy = False
-
-    async def quiet(self):
-        """Returns once no request is arriving. Work that would keep the reader away for
-        longer than the receive buffer lasts (34 ms at line rate on an ESP32) waits for
-        this: a key stays queued until the line has ended, its bytes would be lost. A line
-        whose sender paused for PAUSE_MS holds nothing back; input waiting in the receive
-        ring means it did not (the board was too busy to take it), and is taken in. It looks
-        again when that pause would be over, not sooner: each look costs the chip a wake-up
-        while the line needs it. It returns only right after a look: a request that began
-        while the chip was busy (its host sent it the moment an answer was out, maybe while
-        this waited for the one before) holds the work back, the reader's turn among the
-        tasks may still be far off."""
-        self.catch_up()
-        while self._arriving:
-            left = PAUSE_MS - time.ticks_diff(time.ticks_ms(), self._input_at)
-            if left <= 0:
-                return  # nothing for PAUSE_MS, nothing waiting (just looked): the sender paused
-            await asyncio.sleep_ms(left)
-            self.catch_up()
-
-    async def in_a_lull(self, step):
-        """Run step() (long work: a key's, whose journal write may erase a flash sector,
-        45 ms on the chip, or a frame's) until it returns False, where no request can be
-        arriving meanwhile: such work outlasts the receive buffer. Right away while no host
-        talks; else just before the next request is handled, while its host waits for the
-        answer (a host sends its next request soon after an answer, often while the work
-        would still run), or once the host has been silent for HOST_TURN_MS. Steps waiting
-        together run in the order they came. They stop early when input comes, or after
-        LULL_MS: the rest wait for the next lull."""
-        steps, lulled = self._lull_steps, self._lulled
-        steps.append(step)
-        try:
-            while step in steps:
-                await self.quiet()
-                if step not in steps:
-                    break  # a request that ended meanwhile had it done first
-                left = self._host_turn_left()
-                if left <= 0:
-                    self._lull()
-                    self.catch_up()  # what came during the last step
-                    break
-                lulled.clear()
-                try:
-                    await asyncio.wait_for_ms(lulled.wait(), left)
-                except asyncio.TimeoutError:
-                    pass
-        finally:
-            if step in steps:  # cancelled
-                steps.remove(step)
-
-    def _host_turn_left(self):
-        """ms until a host that has not sent a request since the last answer is silent."""
-        at = self._answered_at
-        return 0 if at is None else HOST_TURN_MS - time.ticks_diff(time.ticks_ms(), at)
-
-    def _lull(self):
-        steps, began = self._lull_steps, time.ticks_ms()
-        try:
-            while steps:
-                step = steps.pop(0)
-                while (step() and not self._input_waiting()
-                       and time.ticks_diff(time.ticks_ms(), began) < LULL_MS):
-                    pass
-        finally:
-            self._lulled.set()
-
-    def _input_waiting(self):
-        """Whether input waits, moved aside (drain) or in the receive ring."""
-        self.drain()
-        if self._held_n:
-            return True
-        for _ in self._ready(0):
-            return True
+        if size < LINE_MAX:  # LINE_MAX bytes before the line end: over-long, it grows no more
+            self._line[size] = byte
+            self._size = size + 1
         return False
 
     def feed(self, line):
-        """Handle one input line (bytes without the newline); None for an over-long line."""
+        """Handle one input line (bytes without the line end); None for an over-long one."""
         if line is None:
             if self._line[0] == 64:  # `@`: a request we could not take
                 self._answer({"id": None, "ok": False, "error": "too_long",
-                              "message": "requests are at most %d bytes" % MAX_LINE})
+                              "message": "requests are at most %d bytes" % LINE_MAX})
             return
         if line[0] != 64:
             return  # not protocol
-        if self._lull_steps:  # the host waits for the answer: nothing arrives
-            self._lull()
-            self._send_events()  # the work's, in the same lull
         rid = None
         self._in_request = True
         try:
             request = parse(bytes(line[1:]))
             rid = request["id"]
-            if self._untidy:  # the handling's long-lived allocations go into a tidy heap
-                self._untidy = False
-                gc.collect()
             reply = self.handle(request)
             reply["id"] = rid
             reply["ok"] = True
@@ -488,12 +259,11 @@ class Link:
                      "message": "%s: %s" % (type(exc).__name__, exc)}
         finally:
             self._in_request = False
-        gc.collect()  # while the host waits for the answer: no request can arrive now, and the
-        # heap stays unfragmented (requests without a pause between them, a sync)
+        gc.collect()  # while the host waits for the answer: the heap stays unfragmented
+        # through requests without a pause between them (a sync)
         self._answer(reply)
-        self._answered_at = time.ticks_ms()
         work, self._after_answer = self._after_answer, None
-        if work is not None:
+        if work is not None:  # done before the next line is read: later answers know it
             try:
                 work()
             except OSError:
@@ -536,6 +306,8 @@ class Link:
         out["last_seq"] = journal.last_seq
         out["acked"] = journal.acked
         out["log_max"] = LOG_PAGE
+        out["line_max"] = LINE_MAX
+        out["window"] = WINDOW
         keypad = self.keypad
         out["keys"] = {"registered": keypad.registered, "refused": keypad.refused, "handled": keypad.handled}
         return out
@@ -615,7 +387,17 @@ class Link:
         self._after_answer = lambda: journal.ack(upto)
 
     def _roster(self, request):
-        self.controller.roster = list(_names(request["names"], "names", 0))
+        """`names` replaces the roster, or with `add` true is appended to it (a host splits
+        a roster too long for one request)."""
+        add = request.get("add", False)
+        if not isinstance(add, bool):
+            raise RequestError("bad_args", "add must be true or false")
+        names = _names(request["names"], "names", 0)
+        kept = self.controller.roster if add else []
+        if len(kept) + len(names) > MAX_NAMES:
+            raise RequestError("bad_args", "the roster holds at most %d names; it has %d"
+                               % (MAX_NAMES, len(kept)))
+        self.controller.roster = kept + names
 
     def _get_roster(self, request):
         return {"names": self.controller.roster}
@@ -635,19 +417,17 @@ class Link:
         if self._in_request:
             self._send_events()
         else:
-            self._events_due.set()  # the app's refresh task, woken first, draws before
+            self._events_due.set()
 
     async def _send_events_when_due(self):
         while True:
             await self._events_due.wait()
-            await self.quiet()
             self._events_due.clear()
             self._send_events()
 
     def _send_events(self):
         events = self._events
         while events:
-            self.drain()  # an event takes a while to write
             seq, state, effects = events.pop(0)
             try:
                 self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})

@@ -1,13 +1,14 @@
 # SSD1306 128x64 OLED over I2C, drawn through framebuf. show() sends only what changed since
 # the previous show(): the frame and a shadow copy of what the panel holds are compared a
-# CHUNK of columns at a time (preallocated views, so each comparison and copy runs in C, not
-# a bytecode step per byte), and a changed page sends just its runs of changed chunks, each
-# in its own address window; a run right under another joins its window (the big digits span
-# three pages) when that costs fewer bytes than a window, and it fits the transfer buffer. A
-# window is one I2C transaction: its column and page commands, each behind a control byte
-# with Co set (another control byte follows), then the data stream, all in one preallocated
-# buffer: a transaction costs the bus and the driver far more than six control bytes, and
-# show() never allocates.
+# page at a time (a view per page: the comparison runs in C), and in a page that changed a
+# CHUNK of columns at a time, each copied out of both by framebuf's blit into an 8-byte
+# scratch (C again, and no view per chunk to keep). A changed page sends just its runs of
+# changed chunks, each in its own address window; a run right under another joins its window
+# (the big digits span three pages) when that costs fewer bytes than a window, and it fits
+# the transfer buffer. A window is one I2C transaction: its column and page commands, each
+# behind a control byte with Co set (another control byte follows), then the data stream,
+# all in one preallocated buffer: a transaction costs the bus and the driver far more than
+# six control bytes, and show() never allocates.
 from micropython import const
 import framebuf
 import gc
@@ -65,11 +66,6 @@ _INIT = bytes((
 ))
 
 
-def _views(buffer, page):
-    """The CHUNKS views of one page of a frame-sized memoryview."""
-    return [buffer[(page * CHUNKS + c) * CHUNK:(page * CHUNKS + c + 1) * CHUNK] for c in range(CHUNKS)]
-
-
 class SSD1306(framebuf.FrameBuffer):
     """The display: draw with the framebuf methods, then show()."""
 
@@ -82,16 +78,18 @@ class SSD1306(framebuf.FrameBuffer):
         self.buffer = bytearray(WIDTH * PAGES)
         self._shadow = bytearray(WIDTH * PAGES)  # the panel's RAM as last sent
         super().__init__(self.buffer, WIDTH, HEIGHT, framebuf.MONO_VLSB)
+        self._panel = framebuf.FrameBuffer(self._shadow, WIDTH, HEIGHT, framebuf.MONO_VLSB)
         frame, shadow = memoryview(self.buffer), memoryview(self._shadow)
         self._pages = [frame[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
         self._shadow_pages = [shadow[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
-        # _chunks[page][c]: chunk c of that page of the frame (and of the shadow). A list per
-        # page: the GC's mark stack holds 64 entries, and a list of more objects than that
-        # overflows it, which costs a second pass over the whole heap at every collection.
-        self._chunks = [_views(frame, p) for p in range(PAGES)]
-        self._shadow_chunks = [_views(shadow, p) for p in range(PAGES)]
+        # A chunk of the frame and one of the shadow, copied out to be compared (_chunk).
+        self._mine = bytearray(CHUNK)
+        self._mine_fb = framebuf.FrameBuffer(self._mine, CHUNK, 8, framebuf.MONO_VLSB)
+        self._theirs = bytearray(CHUNK)
+        self._theirs_fb = framebuf.FrameBuffer(self._theirs, CHUNK, 8, framebuf.MONO_VLSB)
         # The transfer buffer: the window (column and page address commands), the data
-        # control byte, then the run's columns; _tx[k]: its first k chunks of data.
+        # control byte, then the run's columns; _tx[k]: its first k chunks of data. Its data
+        # is a framebuf one chunk wide: chunk k of a run goes to its rows 8k..8k+7.
         self._buf = bytearray(_WINDOW + 1 + WIDTH)
         buf = self._buf
         for i, cmd in enumerate((_SET_COL_ADDR, 0, 0, _SET_PAGE_ADDR, 0, 0)):
@@ -99,11 +97,10 @@ class SSD1306(framebuf.FrameBuffer):
         buf[_WINDOW] = _CTRL_DATA
         tx = memoryview(buf)
         self._tx = [tx[:_WINDOW + 1 + k * CHUNK] for k in range(CHUNKS + 1)]
+        self._data = framebuf.FrameBuffer(tx[_WINDOW + 1:], CHUNK, CHUNKS * 8, framebuf.MONO_VLSB)
         # the runs of the page above, and of this page: (top page, first, last chunk) each
         self._held = bytearray(3 * _RUNS)
         self._runs = bytearray(3 * _RUNS)
-        self.between_steps = None  # called after each page compared and each transfer sent
-        # (the link drains its serial input: a frame outlasts the chip's receive buffer)
         self._cmd1 = bytearray((_CTRL_CMD, 0))
         self._cmd2 = bytearray((_CTRL_CMD, 0, 0))
         self.i2c.writeto(self.addr, _INIT)
@@ -118,34 +115,36 @@ class SSD1306(framebuf.FrameBuffer):
                 self._shadow_pages[page][:] = self._pages[page]
             return WIDTH * PAGES
         sent = 0
-        chunks, shadows = self._chunks, self._shadow_chunks
         held, runs = self._held, self._runs
         n_held = 0
         for page in range(PAGES):
             frame, shadow = self._pages[page], self._shadow_pages[page]
             n = 0
             if frame != shadow:
-                frame_chunks, shadow_chunks = chunks[page], shadows[page]
                 c = 0
                 while c < CHUNKS:
-                    while c < CHUNKS and frame_chunks[c] == shadow_chunks[c]:
+                    while c < CHUNKS and not self._changed(page, c):
                         c += 1
                     if c == CHUNKS:
                         break
                     first = last = c
                     c += 1
                     while c < CHUNKS and c - last <= GAP + 1:
-                        if frame_chunks[c] != shadow_chunks[c]:
+                        if self._changed(page, c):
                             last = c
                         c += 1
                     self._place(held, n_held, page, first, last, runs, n)
                     n += 3
                 shadow[:] = frame  # pages found unchanged need no copy
-                if self.between_steps is not None:
-                    self.between_steps()
             sent += self._send_held(held, n_held, page - 1)
             held, runs, n_held = runs, held, n
         return sent + self._send_held(held, n_held, PAGES - 1)
+
+    def _changed(self, page, c):
+        """Whether chunk c of page differs between the frame and the shadow."""
+        self._mine_fb.blit(self, -c * CHUNK, -page * 8)
+        self._theirs_fb.blit(self._panel, -c * CHUNK, -page * 8)
+        return self._mine != self._theirs
 
     def _place(self, held, n_held, page, first, last, runs, n):
         """Put a run's window (top page, first, last chunk) at runs[n]: a run of the page above
@@ -175,21 +174,19 @@ class SSD1306(framebuf.FrameBuffer):
 
     def _send(self, top, bottom, first, last):
         """Send chunks first..last of pages top..bottom in one window; -> data bytes sent."""
-        chunks, buf = self._chunks, self._buf
-        at = _WINDOW + 1
+        buf, mine, data = self._buf, self._mine_fb, self._data
+        y = 0
         for page in range(top, bottom + 1):
-            page_chunks = chunks[page]
             for c in range(first, last + 1):
-                buf[at:at + CHUNK] = page_chunks[c]
-                at += CHUNK
+                mine.blit(self, -c * CHUNK, -page * 8)  # exactly the chunk: then its place
+                data.blit(mine, 0, y)
+                y += 8
         buf[3] = first * CHUNK  # the window's arguments, each behind its control byte
         buf[5] = (last + 1) * CHUNK - 1
         buf[9] = top
         buf[11] = bottom
         count = (bottom - top + 1) * (last - first + 1)
         self.i2c.writeto(self.addr, self._tx[count])
-        if self.between_steps is not None:
-            self.between_steps()
         return count * CHUNK
 
     def _command(self, cmd, arg=-1):

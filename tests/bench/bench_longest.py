@@ -1,6 +1,6 @@
 """The longest request at line rate, no key pressed, on boards at the ESP32's pace: each
-board boots to its menu, then takes `--requests` 1,024-byte `hello`s, each sent as soon as
-the answer to the one before is in (as tests/firmware/test_at_pace.py does, three times
+board boots to its menu, then takes `--requests` `hello`s of LINE_MAX (220) bytes, each sent
+as soon as the answer to the one before is in (as tests/firmware/test_at_pace.py does, three times
 over). A lost byte shows as a `bad_frame` answer (`id` null) or none. docs/benchmarks.md,
 "Twelfth session".
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
-from fwlink import HEAP, frames_on, longest_hello  # noqa: E402
+from fwlink import HEAP, LINE_MAX, frames_on, longest_hello  # noqa: E402
 from ui_run import wait_for_screen  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
@@ -57,7 +57,7 @@ def main():
                         while link.read_frame(timeout=0.5) is not None:
                             pass
     total = args.boards * args.requests
-    print("%d of %d requests of 1,024 bytes answered intact" % (total - lost, total))
+    print("%d of %d requests of %d bytes answered intact" % (total - lost, total, LINE_MAX))
 
 
 if __name__ == "__main__":

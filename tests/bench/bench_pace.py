@@ -8,7 +8,7 @@ virtual board run with pace="esp32" (croupier.sim.pace), 4-player Lobo 77:
    undo, over --cards cards;
 3. boot: from the interpreter's start to the resumed game on the glass, with a journal of
    1 game and of --games games;
-4. link: --requests requests of 1,024 bytes (the protocol maximum) sent at line rate while
+4. link: --requests requests of 220 bytes (the protocol maximum) sent at line rate while
    keys are pressed, each answered intact; then 1,500 hostile lines at line rate, and how
    long after the last one the board answers `hello`, its state unchanged;
 5. undo and redo by keys right after a round of 200 cards;
@@ -229,7 +229,7 @@ def boot_time(flash, glass, pace):
 
 
 def big_requests(vb, link, count, typing=True):
-    """count 1,024-byte requests at line rate, while a thread types and deletes digits unless
+    """count 220-byte requests at line rate, while a thread types and deletes digits unless
     typing is False. -> (how many were answered intact, the fullest the receive buffer got
     during each)."""
     stop = threading.Event()
@@ -526,7 +526,7 @@ def link_figures(args):
         link.ok("new", game="lobo77", players=PLAYERS)
         intact, peaks = big_requests(vb, link, args.requests)
         print("\n### link\n")
-        print("- %d of %d requests of 1,024 bytes at line rate answered intact while keys were"
+        print("- %d of %d requests of 220 bytes at line rate answered intact while keys were"
               " pressed; %d bytes lost to the full receive buffer; its fullest during a request:"
               " %s of %d bytes" % (intact, args.requests, vb.rx_overflow, fullest(peaks),
                                    vb.pace.rx_buffer))

@@ -12,6 +12,10 @@ from croupier.sim import FIRMWARE_HEAP
 HERE = Path(__file__).resolve().parent
 # The virtual board's heap for this suite: croupier.sim.FIRMWARE_HEAP (CROUPIER_TEST_HEAP).
 HEAP = FIRMWARE_HEAP
+# Protocol 2 (docs/protocol.md): the longest request line, `@` to its newline; the request
+# bytes a host may have sent and not yet know read (the board's receive path holds 259).
+LINE_MAX = 220
+WINDOW = 220
 
 
 def crc_hex(payload: bytes) -> str:
@@ -25,12 +29,12 @@ def frame(obj=None, raw=None, crc=True) -> bytes:
 
 
 def longest_hello(rid) -> bytes:
-    """A `hello` of 1,024 bytes between `@` and the line end, the protocol's maximum (JSON
-    padded with spaces, `|crc`)."""
+    """A `hello` of LINE_MAX bytes from `@` to its newline, the longest request protocol 2
+    takes (JSON padded with spaces, `|crc`)."""
     head = '{"id":%d,"cmd":"hello"' % rid
-    payload = head + " " * (1024 - 1 - 9 - len(head) - 1) + "}"
+    payload = head + " " * (LINE_MAX - 1 - 9 - 1 - len(head) - 1) + "}"
     line = frame(raw=payload.encode())
-    assert len(line) == 1024 + 1, len(line)
+    assert len(line) == LINE_MAX, len(line)
     return line
 
 

@@ -1,6 +1,7 @@
 """Start-up work the first screen does not need is left until after it: the journal counts
 the boot (its first write since littlefs mounted) once the first screen is up, and boot.py
-mounts the flash with caches that read it in fewer, larger pieces."""
+mounts the flash with caches that read it in fewer, larger pieces. boot.py never fails, and
+a MicroPython older than 1.23 is refused with its reason."""
 import json
 
 from croupier.deploy import Mpremote
@@ -104,3 +105,63 @@ def test_boot_py_mounts_the_flash_at_the_root_and_never_fails(mpy, tmp_path):
     out = json.loads(mpy(REMOUNT))
     assert out["without"], "no flash partition: the mount _boot.py made stays"
     assert out["root"] == ["marker"] and out["cwd"] == "/" and out["marker"] == "on the flash"
+
+
+WITHOUT_VFS = r'''
+import builtins, json, os
+import flashbdev
+
+real = builtins.__import__
+
+
+def release_1_22(name, *args):  # MicroPython before 1.23 has no `vfs` module
+    if name == "vfs":
+        raise ImportError("no module named 'vfs'")
+    return real(name, *args)
+
+
+flashbdev.bdev = object()  # a partition there: boot.py would mount it on a newer release
+builtins.__import__ = release_1_22
+import boot
+builtins.__import__ = real
+print(json.dumps({"cwd": os.getcwd(), "kept": "flashbdev.py" in os.listdir()}))
+'''
+
+
+def test_boot_py_leaves_the_mount_alone_on_a_release_without_vfs(mpy, tmp_path):
+    (tmp_path / "flashbdev.py").write_text("bdev = None  # the ESP32 port's frozen module\n")
+    out = json.loads(mpy(WITHOUT_VFS).strip().splitlines()[-1])
+    assert out == {"cwd": str(tmp_path), "kept": True}, out
+
+
+TOO_OLD = r'''
+import framebuf, json
+import croupier
+from croupier.app import refuse
+
+
+class Glass(framebuf.FrameBuffer):
+    def __init__(self):
+        self.buffer = bytearray(1024)
+        super().__init__(self.buffer, 128, 64, framebuf.MONO_VLSB)
+        self.shown = 0
+
+    def show(self):
+        self.shown += 1
+
+
+verdicts = [croupier.too_old(v) for v in ((1, 22, 2), (0, 99, 0), (1, 23, 0, ""), (1, 28, 0, ""),
+                                           (1, 29, 0, "preview"), (2, 0, 0))]
+glass = Glass()
+refuse(glass, croupier.too_old((1, 22, 2)))
+print(json.dumps({"verdicts": verdicts, "shown": glass.shown, "lit": sum(glass.buffer) > 0}))
+'''
+
+
+def test_a_micropython_older_than_1_23_is_refused_with_the_reason_on_the_glass(mpy):
+    lines = mpy(TOO_OLD).strip().splitlines()
+    out = json.loads(lines[-1])
+    assert out["verdicts"] == [["MicroPython 1.22", "too old: 1.23+"], ["MicroPython 0.99", "too old: 1.23+"],
+                               None, None, None, None]
+    assert out["shown"] == 1 and out["lit"]
+    assert "MicroPython 1.22, too old: 1.23+" in lines[-2], "and on the console"

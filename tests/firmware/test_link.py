@@ -1,15 +1,18 @@
 """The protocol of docs/protocol.md against the firmware on the virtual board, frame by frame."""
 import base64
 import json
+import os
+import signal
 import time
 
-from fwlink import crc_hex, frame, unframe, wait_for_boot
+from fwlink import LINE_MAX, WINDOW, crc_hex, frame, longest_hello, unframe, wait_for_boot
 
 from croupier.commands.demo import script_game
 
 LOG_MAX = 64  # records a `log` page holds at most: a journal segment
 
-HELLO_FIELDS = {"device", "fw", "proto", "board", "boot", "uptime_ms", "log_epoch", "last_seq"}
+HELLO_FIELDS = {"device", "fw", "proto", "board", "boot", "uptime_ms", "log_epoch", "last_seq",
+                "line_max", "window"}
 
 
 def expect_error(frames, data, code, rid=None):
@@ -23,11 +26,13 @@ def expect_error(frames, data, code, rid=None):
 def test_hello_and_boot_event(frames, board):
     hello = frames.ok("hello")
     assert HELLO_FIELDS <= set(hello)
-    assert hello["proto"] == 1 and hello["board"] == "sim" and hello["last_seq"] == 0
+    assert hello["proto"] == 2 and hello["board"] == "sim" and hello["last_seq"] == 0
+    assert (hello["line_max"], hello["window"]) == (LINE_MAX, WINDOW)
     assert len(hello["log_epoch"]) == 8 and int(hello["device"], 16) >= 0
     board.restart()
     boot = wait_for_boot(frames)
     assert HELLO_FIELDS <= set(boot) and boot["boot"] == hello["boot"] + 1
+    assert (boot["proto"], boot["line_max"], boot["window"]) == (2, LINE_MAX, WINDOW)
     assert boot["log_epoch"] == hello["log_epoch"]
 
 
@@ -40,14 +45,30 @@ def test_framing_errors_and_noise(frames):
     expect_error(frames, frame(raw=b'{"id":8,"cmd":'), "bad_frame")
     expect_error(frames, frame(raw=b'[1,2]'), "bad_frame")
     expect_error(frames, frame({"id": "9", "cmd": "hello"}), "bad_frame")
-    expect_error(frames, b"@" + b"x" * 2000 + b"\n", "too_long")
+    expect_error(frames, b"@" + b"x" * (LINE_MAX - 1) + b"\n", "too_long")  # one byte over
+    expect_error(frames, b"@" + b"x" * 250 + b"\r", "too_long")
     expect_error(frames, frame({"id": 10, "cmd": "fly"}), "unknown_cmd", 10)
     expect_error(frames, frame({"id": 11}), "unknown_cmd", 11)
-    # not protocol: ignored without an answer
-    frames.send_raw(b"hello there\n>>> print(1)\n" + b"z" * 3000 + b"\n\xff\xfe\x00\n")
-    frames.send_raw(frame({"id": 12, "cmd": "hello"}))
-    first = frames.read_frame()
-    assert first["id"] == 12 and first["ok"], first
+    # not protocol: ignored without an answer, an over-long line too
+    for rid, noise in ((12, b"hello there\n>>> print(1)\n" + b"z" * 150 + b"\n\xff\xfe\x00\n"),
+                       (13, b"z" * (LINE_MAX + 1) + b"\n")):
+        frames.send_raw(noise)
+        frames.send_raw(frame({"id": rid, "cmd": "hello"}))  # the noise and it fit the window
+        first = frames.read_frame()
+        assert first["id"] == rid and first["ok"], first
+
+
+def test_the_longest_request_is_answered_and_every_line_once(frames):
+    """A request of LINE_MAX bytes is taken, one byte more is too long; each `@` line gets
+    exactly one answer, refusals included."""
+    for line, expected in ((longest_hello(20), (20, True, None)),
+                           (b"@" + b"y" * LINE_MAX + b"\n", (None, False, "too_long")),
+                           (b"# note\n" + frame(raw=b"[1]"), (None, False, "bad_frame")),
+                           (frame({"id": 21, "cmd": "get_roster"}), (21, True, None))):
+        frames.send_raw(line)
+        answer = frames.read_frame()
+        assert (answer["id"], answer["ok"], answer.get("error")) == expected, answer
+    assert frames.read_frame(timeout=0.5) is None, "one answer a line"
 
 
 def test_argument_errors_leave_state_alone(frames):
@@ -187,6 +208,21 @@ def test_get_roster_answers_the_names_last_pushed(frames):
     expect_error(frames, frame({"id": 30, "cmd": "get_roster", "names": ["X"]}), "bad_args", 30)
 
 
+def test_roster_add_appends_up_to_sixteen_names_and_a_refusal_changes_nothing(frames):
+    frames.ok("roster", names=["P%d" % i for i in range(1, 11)])
+    frames.ok("roster", names=["P11", "P12"], add=True)
+    assert frames.ok("get_roster")["names"] == ["P%d" % i for i in range(1, 13)]
+    answer = expect_error(frames, frame({"id": 31, "cmd": "roster", "add": True,
+                                         "names": ["Q%d" % i for i in range(5)]}), "bad_args", 31)
+    assert "16" in answer["message"], answer
+    expect_error(frames, frame({"id": 32, "cmd": "roster", "names": ["X"], "add": 1}), "bad_args", 32)
+    assert frames.ok("get_roster")["names"] == ["P%d" % i for i in range(1, 13)]
+    frames.ok("roster", names=["Q1", "Q2", "Q3", "Q4"], add=True)
+    assert len(frames.ok("get_roster")["names"]) == 16
+    frames.ok("roster", names=["Ann"], add=False)
+    assert frames.ok("get_roster")["names"] == ["Ann"]
+
+
 def test_key_screen_and_roster(frames, board):
     frames.ok("roster", names=["Ann", "Bob", "Cy", "Dee"])
     frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
@@ -203,22 +239,9 @@ def test_key_screen_and_roster(frames, board):
     assert fb == board.glass() and any(fb)
 
 
-def test_the_request_after_a_key_answers_with_the_key_handled_and_on_the_glass(frames, board):
-    """A key waiting while its host talks is handled in the lull before that host's next
-    request, its frame with it: the answer sees both, without waiting for a refresh."""
-    frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
-    time.sleep(0.5)  # the game's screen is up
-    before = base64.b64decode(frames.ok("screen")["fb"])
-    frames.ok("key", key="9")  # typed, not yet played: only the screen shows it
-    after = base64.b64decode(frames.ok("screen")["fb"])
-    assert after != before and after == board.glass()
-    frames.ok("key", key="ok")
-    assert frames.ok("state")["state"]["total"] == 9
-
-
 def test_play_events_of_keys_and_requests_come_in_input_order(frames, board):
-    """A keypad input's event waits for its frame, a request's goes before its reply:
-    interleaved, every input still has one event, in journal order."""
+    """A keypad input's event goes out when the link's sender gets its turn, a request's
+    before its reply: interleaved, every input still has one event, in journal order."""
     frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
     for card in ("2", "3", "4"):
         board.press(card, ms=60, gap=60)
@@ -291,9 +314,9 @@ def test_a_flash_failing_under_a_streamed_page_cuts_its_line_and_answers_interna
     assert "OSError" in error["message"]
 
 
-def test_keys_wait_for_a_request_only_while_it_arrives(vb, link):
-    """Key handling waits while a request is arriving; one whose sender stopped half-way
-    holds the keys back no longer than a pause, and still completes when the rest comes."""
+def test_a_request_half_sent_holds_nothing_up(vb, link):
+    """The link reads only what has arrived: a request whose sender stopped half-way keeps
+    no key and no frame waiting, and is answered once the rest comes."""
     from ui_run import wait_until
 
     request = frame({"id": 21, "cmd": "hello"})
@@ -305,344 +328,51 @@ def test_keys_wait_for_a_request_only_while_it_arrives(vb, link):
     assert link.reply(21)["ok"] is True
 
 
-LINK_ON_RING = '''
-import json
-from ramflash import RamFlash, mount
-from croupier.controller import Controller
-from croupier.journal import Journal
-from croupier.link import Link
-
-
-class Ring:
-    """A board whose receive ring holds pieces of input; a read takes what waits, at most
-    limit bytes (the board contract)."""
-
-    def __init__(self):
-        self.pieces = []
-
-    def console_read(self, limit):
-        waiting = b"".join(self.pieces)
-        self.pieces = [waiting[limit:]] if len(waiting) > limit else []
-        return waiting[:limit]
-
-
-class Wire:
-    def __init__(self):
-        self.out = bytearray()
-
-    def write(self, data):
-        self.out += data.encode() if isinstance(data, str) else data
-        return len(data)
-
-
-mount(RamFlash(blocks=64), fresh=True)
-journal = Journal("/flash/j")
-ring, wire = Ring(), Wire()
-link = Link(Controller(journal), journal, None, None, ring, stdout=wire)
-link._ready = lambda timeout: ring.pieces  # poll: a byte waits while pieces are left
-'''
-
-DRAINED_DURING_WORK = LINK_ON_RING + '''
-ring.pieces = [b'@{"cmd":"get_roster","id":1}\\n@{"cmd":"get_ro', b'ster","id":2}\\n@{"cmd":']
-link.drain()  # in the middle of a frame: held, not answered
-during = bytes(wire.out)
-ring.pieces = [b'"get_roster","id":3}\\n']
-link.catch_up()  # the frame is out: the held input first, then what came since
-print(json.dumps({"during": during.decode(), "after": bytes(wire.out).decode(), "left": len(ring.pieces)}))
-'''
-
-
-STARVED = LINK_ON_RING + '''
-import asyncio, time
-from croupier.link import PAUSE_MS
-
-ring.pieces = [b'@{"cmd":"get_roster",']
-link.catch_up()  # a request begins
-ring.pieces = [b'"id":5}\\n']  # its rest came while the board was too busy to read
-time.sleep_ms(PAUSE_MS + 10)  # longer than a pause since input was last taken
-
-
-async def main():
-    await link.quiet()
-
-asyncio.run(main())
-print(json.dumps({"answered": bytes(wire.out).decode()}))
-'''
-
-
-def test_a_line_whose_rest_waits_unread_has_not_paused(mpy):
-    """quiet() holds keys back while a request arrives, unless its sender paused. Input
-    waiting in the receive ring is no pause (the board was busy): quiet() takes it in, the
-    request ends and is answered, and only then does it return."""
-    out = json.loads(mpy(STARVED).strip().splitlines()[-1])
-    replies = [unframe(line) for line in out["answered"].encode().splitlines(keepends=True)]
-    assert [(r["id"], r["ok"]) for r in replies] == [(5, True)]
-
-
-BEGUN_UNSEEN = LINK_ON_RING + '''
-import asyncio
-
-ring.pieces = [b'@{"cmd":"get_roster",']  # a request began; the reader has not had its turn
-order = []
-
-
-async def rest_of_the_line():
-    await asyncio.sleep_ms(5)
-    order.append("rest")
-    ring.pieces = [b'"id":7}\\n']
-
-
-async def main():
-    asyncio.create_task(rest_of_the_line())
-    await link.quiet()  # a key's work, about to start
-    order.append("work")
-
-asyncio.run(main())
-print(json.dumps({"order": order, "answered": bytes(wire.out).decode()}))
-'''
-
-
-def test_work_waits_for_a_request_that_began_before_the_readers_turn(mpy):
-    """A host sends its next request the moment an answer is out, while the chip is busy:
-    the reader's turn among the tasks may be far off. quiet() takes in what waits first,
-    so a key's work or a frame waits for the line to end, not the line for them."""
-    out = json.loads(mpy(BEGUN_UNSEEN).strip().splitlines()[-1])
-    assert out["order"] == ["rest", "work"], out
-    replies = [unframe(line) for line in out["answered"].encode().splitlines(keepends=True)]
-    assert [(r["id"], r["ok"]) for r in replies] == [(7, True)]
-
-
-NEXT_BEGUN_WHILE_QUIET_SLEPT = LINK_ON_RING + '''
-import asyncio
-
-ring.pieces = [b'@{"cmd":"get_roster",']  # a request arrives: the key's work waits for it
-order = []
-
-
-async def reader():
-    await asyncio.sleep_ms(5)
-    ring.pieces = [b'"id":7}\\n']
-    link.catch_up()  # the reader's turn: the request ends and is answered
-    ring.pieces = [b'@{"cmd":"get_roster",']  # the host's next one begins at once
-    await asyncio.sleep_ms(30)  # ends after quiet() has woken from its pause
-    order.append("rest")
-    ring.pieces = [b'"id":8}\\n']
-
-
-async def main():
-    asyncio.create_task(reader())
-    await link.quiet()  # a key's work, waiting since the first request began
-    order.append("work")
-
-asyncio.run(main())
-print(json.dumps({"order": order, "answered": bytes(wire.out).decode()}))
-'''
-
-
-def test_work_waits_for_a_request_that_began_while_it_waited_for_the_last(mpy):
-    """A key's work waits in quiet() while a request arrives; the reader ends that one and
-    the host sends the next at once. When quiet() wakes it looks again before it returns:
-    the work waits for the new line too."""
-    out = json.loads(mpy(NEXT_BEGUN_WHILE_QUIET_SLEPT).strip().splitlines()[-1])
-    assert out["order"] == ["rest", "work"], out
-    replies = [unframe(line) for line in out["answered"].encode().splitlines(keepends=True)]
-    assert [(r["id"], r["ok"]) for r in replies] == [(7, True), (8, True)]
-
-
-def test_input_drained_during_long_work_is_answered_after_it_in_order(mpy):
-    """What drain() takes while a frame is sent waits, unanswered, until catch_up(); then
-    every request it held is answered in order, the one split across the drain included."""
-    out = json.loads(mpy(DRAINED_DURING_WORK).strip().splitlines()[-1])
-    assert out["during"] == "" and out["left"] == 0
-    replies = [unframe(line) for line in out["after"].encode().splitlines(keepends=True)]
-    assert [(r["id"], r["ok"]) for r in replies] == [(1, True), (2, True), (3, True)]
-
-
-CUT_INTO = LINK_ON_RING + """
-read = ring.console_read
-refused, between = [], []
-
-
-def console_read(limit):  # the keypad's interrupt handler cuts into the read
-    refused.append(link.drain() is False)
-    return read(limit)
-
-
-def after_read():  # and, once the read's bytes are held, between two reads
-    if late:
-        ring.pieces.append(late.pop())  # came during the read
-    between.append(link.drain())
-
-
-late = [b'@{"cmd":"get_roster","id":3}\\n']
-
-
-ring.console_read = console_read
-link.after_read = after_read
-ring.pieces = [b'@{"cmd":"get_roster","id":1}\\n@{"cmd":"get_ro', b'ster","id":2}\\n']
-link.drain()
-during = bytes(wire.out)
-ring.pieces.append(b'@{"cmd":"get_roster","id":4}\\n')
-link.catch_up()
-print(json.dumps({"during": during.decode(), "after": bytes(wire.out).decode(), "left": len(ring.pieces),
-                  "refused": refused, "between": between}))
-"""
-
-
-def test_a_drain_that_cuts_into_the_links_reading_leaves_the_input_to_it(mpy):
-    """The keypad's interrupt handler drains the input too, between two bytecodes of
-    anything. Inside a console read, whose bytes are not held yet, drain() refuses (what it
-    read would go before them); between two reads (after_read) it drains, and the next read
-    goes after what it held. Every request is answered once, in order."""
-    out = json.loads(mpy(CUT_INTO).strip().splitlines()[-1])
-    assert out["during"] == "" and out["left"] == 0
-    assert out["refused"] and all(out["refused"])
-    assert out["between"] and all(out["between"])
-    replies = [unframe(line) for line in out["after"].encode().splitlines(keepends=True)]
-    assert [(r["id"], r["ok"]) for r in replies] == [(1, True), (2, True), (3, True), (4, True)]
-
-
-AT_EVERY_TURN = LINK_ON_RING + """
-import asyncio
-
-answered_by_step = []
-
-
-async def busy():
-    for step in range(3):  # a task's steps (a scan, a click): the reader never has its turn
-        answered_by_step.append(len(wire.out))
-        if step == 0:
-            ring.pieces = [b'@{"cmd":"get_roster","id":9}\\n']  # arrives during the step
-        await asyncio.sleep_ms(0)
-
-
-link.take_in_at_every_turn(True)
-asyncio.run(busy())
-link.take_in_at_every_turn(False)
-asyncio.run(busy())  # off: nothing takes the input in
-print(json.dumps({"answered_by_step": answered_by_step, "out": bytes(wire.out).decode()}))
-"""
-
-
-def test_every_turn_between_two_task_steps_takes_the_input_in(mpy):
-    """asyncio queues the reader behind the steps already due; with the link running, the
-    input that came during a step is taken in (and a request it ends answered) at the turn
-    before the next step, whoever's it is."""
-    out = json.loads(mpy(AT_EVERY_TURN).strip().splitlines()[-1])
-    first, second = out["answered_by_step"][:3], out["answered_by_step"][3:]
-    assert first[0] == 0 and first[1] > 0, out
-    assert [unframe(line)["id"] for line in out["out"].encode().splitlines(keepends=True)] == [9]
-    assert second == [first[2]] * 3, "switched off, a turn takes nothing in"
-
-
-IN_A_LULL = LINK_ON_RING + """
-import asyncio, time
-from croupier.link import HOST_TURN_MS
-
-ran = []
-
-
-def step():  # a key's work: what a request answered after it must see
-    ran.append(time.ticks_ms())
-    link.controller.roster = ["Ann", "Bob"]
-    return False
-
-
-async def main():
-    started = time.ticks_ms()
-    await link.in_a_lull(step)  # no host has talked: at once
-    at_once = len(ran) == 1 and time.ticks_diff(ran[0], started) < 20
-    ran.clear()
-    link.controller.roster = []
-    ring.pieces = [b'@{"cmd":"get_roster","id":1}\\n']
-    link.catch_up()  # answered: the host talks now
-
-    async def next_request():
-        await asyncio.sleep_ms(HOST_TURN_MS // 2)
-        before = len(ran)
-        ring.pieces = [b'@{"cmd":"get_roster","id":2}\\n']
-        link.catch_up()
-        return before
-
-    host = asyncio.create_task(next_request())
-    await link.in_a_lull(step)
-    before_request = await host
-    print(json.dumps({"at_once": at_once, "before_request": before_request,
-                      "out": bytes(wire.out).decode()}))
-
-asyncio.run(main())
-"""
-
-
-def test_long_work_waits_for_the_next_request_while_a_host_talks(mpy):
-    """A key's or a frame's work outlasts the receive buffer: while no host talks it runs at
-    once, but right after an answer (a host's next request may be on its way) it waits
-    for the next request and runs just before that is handled, while its host waits for
-    the answer: the answer sees what it did."""
-    out = json.loads(mpy(IN_A_LULL).strip().splitlines()[-1])
-    assert out["at_once"], out
-    assert out["before_request"] == 0, "it ran while the host could still be sending"
-    replies = [unframe(line) for line in out["out"].encode().splitlines(keepends=True)]
-    assert [(r["id"], r["names"]) for r in replies] == [(1, []), (2, ["Ann", "Bob"])]
-
-
-SILENT_HOST = LINK_ON_RING + """
-import asyncio, time
-from croupier.link import HOST_TURN_MS
-
-ran = []
-
-
-def step():
-    ran.append(time.ticks_ms())
-    return len(ran) < 3  # three steps' work: run until it says it is done
-
-
-async def main():
-    ring.pieces = [b'@{"cmd":"get_roster","id":1}\\n']
-    link.catch_up()
-    answered = time.ticks_ms()
-    await link.in_a_lull(step)
-    print(json.dumps({"turn": HOST_TURN_MS, "after": [time.ticks_diff(t, answered) for t in ran]}))
-
-asyncio.run(main())
-"""
-
-
-def test_long_work_runs_once_the_host_has_fallen_silent(mpy):
-    """With no request after an answer, the work waits HOST_TURN_MS, then runs, every step
-    of it."""
-    out = json.loads(mpy(SILENT_HOST).strip().splitlines()[-1])
-    assert len(out["after"]) == 3, out
-    assert all(out["turn"] <= t < out["turn"] + 100 for t in out["after"]), out
-
-
-INPUT_DURING_LULL = LINK_ON_RING + """
-import asyncio
-
-ran = []
-
-
-def step():
-    ran.append(len(ran))
-    if len(ran) == 2:
-        ring.pieces = [b'@{"cmd":"get_roster",']  # a request begins during the second step
-    return True  # more work waits
-
-
-async def main():
-    try:
-        await asyncio.wait_for_ms(link.in_a_lull(step), 200)
-    except asyncio.TimeoutError:
-        pass
-    print(json.dumps({"steps": len(ran)}))
-
-asyncio.run(main())
-"""
-
-
-def test_long_work_stops_between_steps_when_input_comes(mpy):
-    """A request beginning during a step ends the lull before the next step: the line comes
-    first, and the rest of the work waits for the next lull."""
-    out = json.loads(mpy(INPUT_DURING_LULL).strip().splitlines()[-1])
-    assert out["steps"] == 2, out
+def window_of_requests(first_id):
+    """Requests that together fill a host's window: a roster built name by name (each one
+    changes what the next answers), hellos in the room left, then a get_roster.
+    -> [(id, line, names the roster holds once it is answered)]."""
+    def fits(more):
+        return sum(len(line) for _, line, _ in lines) + len(more) + len(ask) <= WINDOW
+
+    rid, names = first_id, []
+    lines = []
+    ask = b""
+    while True:
+        ask = frame({"id": rid + 1, "cmd": "get_roster"})
+        line = frame(dict({"id": rid, "cmd": "roster", "names": ["N%d" % rid]}, **({"add": True} if names else {})))
+        if not fits(line):
+            break
+        names = names + ["N%d" % rid]
+        lines.append((rid, line, names))
+        rid += 1
+    while True:
+        ask = frame({"id": rid + 1, "cmd": "get_roster"})
+        line = frame({"id": rid, "cmd": "hello"})
+        if not fits(line):
+            return lines + [(rid, frame({"id": rid, "cmd": "get_roster"}), names)]
+        lines.append((rid, line, names))
+        rid += 1
+
+
+def test_a_board_stalled_with_a_full_window_in_flight_answers_every_request(frames, board):
+    """The host has a whole window of requests unanswered while the board runs nothing for
+    1.5 s: once it runs again, every one is answered intact and in order, and the board's
+    receive buffer lost nothing (the window fits the chip's 259-byte ring)."""
+    for round_ in range(3):
+        requests = window_of_requests(100 * (round_ + 1))
+        assert WINDOW - 40 < sum(len(line) for _, line, _ in requests) <= WINDOW
+        pid = board._proc.pid
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            for _, line, _ in requests:
+                frames.send_raw(line)
+            board.wait_delivered(timeout=10)
+            time.sleep(1.5)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        for rid, _, names in requests:
+            answer = frames.reply(rid, timeout=10)
+            assert answer["ok"] is True and answer.get("names", names) == names, (answer, names)
+        assert answer["names"] == names and len(names) >= 2
+    assert board.rx_overflow == 0

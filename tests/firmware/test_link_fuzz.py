@@ -4,7 +4,7 @@ runs the same cases 10,000 times."""
 import json
 import random
 
-from fwlink import crc_hex, frame
+from fwlink import LINE_MAX, crc_hex, frame
 
 # Ctrl-C and Ctrl-D stay out: on the real port they interrupt MicroPython on purpose.
 _BYTES = bytes(b for b in range(256) if b not in (3, 4, 10, 13))
@@ -19,7 +19,7 @@ def fuzz_case(rnd, rid):
     """-> (line, expected): expected is an error code, None for noise (no answer)."""
     kind = rnd.randrange(9)
     if kind == 0:
-        return b"#" + _junk(rnd, rnd.randrange(0, 200)) + b"\n", None
+        return b"#" + _junk(rnd, rnd.randrange(0, 150)) + b"\n", None  # and a hello: in the window
     if kind == 1:
         payload = b"{" + _junk(rnd, rnd.randrange(0, 100))
         return frame(raw=payload, crc=rnd.random() < 0.5), "bad_frame"
@@ -45,7 +45,7 @@ def fuzz_case(rnd, rid):
             value = request[arg] = [1]
         return frame(request), "bad_args"
     if kind == 5:
-        return b"@" + _junk(rnd, rnd.randrange(1025, 3000)) + b"\n", "too_long"
+        return b"@" + _junk(rnd, rnd.randrange(LINE_MAX - 1, 257)) + b"\n", "too_long"  # fits the ring
     if kind == 6:
         card = rnd.choice(["77x", "2y", "basta", "-", "x" * 40])
         return frame({"id": rid, "cmd": "play", "card": card}), "illegal"

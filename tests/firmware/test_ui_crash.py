@@ -51,9 +51,6 @@ class Board:
     def buzzer(self):
         return self.tunes
 
-    def console_read(self, limit):
-        return b""  # no serial line
-
     def unique_id(self):
         return "00"
 
