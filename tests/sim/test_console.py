@@ -316,3 +316,10 @@ def test_the_firmware_answers_hello_on_the_oldest_and_newest_release(tmp_path, r
                 answer += port.read(4096)
         assert b'"id":1' in answer and b'"ok":true' in answer, answer[-400:]
         assert vb.rx_overflow == 0
+
+
+def test_the_firmware_says_why_it_cannot_run_on_1_22(tmp_path):
+    # the vfs module came in v1.23.0: the firmware checks sys.implementation.version at boot
+    with VirtualBoard(flash=tmp_path / "flash.img", micropython_version=RELEASES[0]) as vb:
+        vb.wait_boot(timeout=30)
+        assert b"MicroPython 1.22" in vb.wait_output(b"too old", timeout=30)

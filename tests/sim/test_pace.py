@@ -210,14 +210,6 @@ def test_credit_that_comes_after_the_cpu_it_stands_for_is_taken_off_the_cpu_that
     assert abs(aged - 80 * (cpu - credit[0])) <= 0.01 * 80 * cpu, (aged, cpu)
 
 
-def test_a_full_speed_board_has_no_small_buffer(make_board):
-    vb = make_board(IDLE)
-    with serial.Serial(vb.port, 115200, timeout=0.1) as port:
-        port.write(b"y" * 2000)
-        time.sleep(0.5)
-    assert vb.pace is None and vb.rx_overflow == 0
-
-
 def test_unknown_pace_is_refused():
     with pytest.raises(ValueError, match="pace must be one of none, esp32"):
         VirtualBoard(pace="esp8266")

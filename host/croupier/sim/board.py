@@ -558,9 +558,10 @@ class VirtualBoard:
             except BlockingIOError:
                 del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
         waits = [w and max(w, LINE_TICK) for w in (self._to_board.wait(*line_in_now) if self._ready else None,
-                                                    self._to_host.wait(now), self._outbox.wait(now),
-                                                    self._fifo.wait(now))
+                                                    self._to_host.wait(now), self._outbox.wait(now))
                  if w is not None]
+        if len(self._fifo):  # the UART's silence interrupt: one timer, on time
+            waits.append(self._fifo.wait(now))
         if self._unsent or self._rx:
             waits.append(0.01)  # a reader is behind: retry soon
         if self._early.pending():
