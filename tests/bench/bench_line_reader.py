@@ -19,7 +19,7 @@ from pathlib import Path
 import serial
 
 from croupier.sim import VirtualBoard, toolchain
-from croupier.sim.board import UART_RX_BATCH
+from croupier.sim.uart import BATCH
 from croupier.sim.pace import ESP32
 
 LOOPS = 200000  # to time one pass of the work loop unpaced
@@ -28,17 +28,17 @@ def work(n):
     for _ in range(n):
         pass
 """
-READER = WORK + """from _sim_stdio import console_read
+READER = WORK + """import select, sys
+stdin, one = sys.stdin.buffer, bytearray(1)
+waiting = select.poll()
+waiting.register(stdin, select.POLLIN)
 want, got, quiet_since = %d, 0, None
 print("reading")
 while got < want and (quiet_since is None or time.ticks_diff(time.ticks_ms(), quiet_since) < 1500):
     work(%d)
     took = 0
-    while True:
-        data = console_read(128)
-        took += len(data)
-        if len(data) < 128:
-            break
+    while any(True for _ in waiting.ipoll(0)):  # a byte at a time while one waits, as the firmware
+        took += stdin.readinto(one)
     got += took
     if took:
         quiet_since = time.ticks_ms()
@@ -83,7 +83,7 @@ def main():
     for interval in [float(ms) for ms in args.intervals.split(",")]:
         passes = max(1, round(interval * 1e6 / (per_pass * ESP32.factor)))
         results = [run(passes, args.bytes) for _ in range(args.runs)]
-        expected = min(interval * ESP32.baud / 10000 + UART_RX_BATCH - 1, ESP32.rx_buffer)
+        expected = min(interval * ESP32.baud / 10000 + BATCH - 1, ESP32.rx_buffer)
         print("- a read every %.1f ms (a chip's fullest: %d bytes): fullest %s, bytes lost %s of %d"
               % (interval, expected, ", ".join(str(peak) for peak, _ in results),
                  ", ".join(str(lost) for _, lost in results), args.bytes), flush=True)

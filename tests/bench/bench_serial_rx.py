@@ -2,8 +2,8 @@
 C or not at all (docs/benchmarks.md, "Link at pace"; docs/virtual-board.md, "Serial input"
 and "Wake-ups").
 
-- A byte read one at a time, as the REPL reads (the firmware's console_read takes a batch in
-  one system call): on the chip a few C lines on the stdin ring. Timed as a loop of 1-byte
+- A byte read one at a time, as the REPL and the firmware read (after a poll says one waits):
+  on the chip a few C lines on the stdin ring. Timed as a loop of 1-byte
   reads on a raw pty as the board has it, less the same loop on a native stream that makes
   no system call. The REPL's own timing credits it.
 - A wake-up: a board asleep in poll that an input wakes. On the chip that is a task
