@@ -74,6 +74,12 @@ def test_boot_py_mounts_the_flash_to_read_it_in_fewer_pieces(board):
     assert 0 < mounted * 3 < ported, (mounted, ported)
 
 
+def test_the_chip_runs_at_240_mhz_once_booted(board):
+    board.wait_boot()
+    assert Mpremote(board.port).run("exec", "import machine; print(machine.freq())", timeout=60).split()[-1] \
+        == "240000000"
+
+
 REMOUNT = r'''
 import json, os, sys, vfs
 from ramflash import RamFlash, Powered
