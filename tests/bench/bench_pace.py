@@ -25,6 +25,7 @@ time scaled by the ESP32 profile's speed ratio (the chip's time for the same wor
 waits on the line or the flash); the link figures then need the paced line and are left out.
 """
 import argparse
+import functools
 import random
 import statistics
 import sys
@@ -40,6 +41,7 @@ from test_mash import read_journal, replay_journal  # noqa: E402
 from ui_run import HOLD_MS, card_keys, game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
+from croupier.sim.board import RELEASES  # noqa: E402
 from croupier.sim.pace import PROFILES  # noqa: E402
 from ranks import percentile  # noqa: E402
 
@@ -478,7 +480,12 @@ def main():
     parser.add_argument("--idle-s", type=float, default=10.0)
     parser.add_argument("--mash-keys", type=int, default=2000, help="0: no key mashing")
     parser.add_argument("--pace", default=PACE, choices=(PACE, "none"))
+    parser.add_argument("--micropython-version", default=RELEASES[-1], choices=RELEASES,
+                        help="the release whose console the boards model")
     args = parser.parse_args()
+    global VirtualBoard  # every board of the run models the release asked for
+    VirtualBoard = functools.partial(VirtualBoard, micropython_version=args.micropython_version)
+    print("MicroPython %s" % args.micropython_version)
     pace = None if args.pace == "none" else PACE
     paced = pace is not None
 

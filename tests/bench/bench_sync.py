@@ -21,6 +21,7 @@ from croupier.commands.demo import script_game
 from croupier.deploy import Mpremote
 from croupier.link import connect
 from croupier.sim import VirtualBoard
+from croupier.sim.board import RELEASES
 from croupier.store import Store
 from croupier.sync import sync
 
@@ -80,12 +81,14 @@ def timed_sync(vb, db):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pace", default=None, help="esp32: the board at the ESP32's pace")
+    parser.add_argument("--micropython-version", default=RELEASES[-1], choices=RELEASES,
+                        help="the release whose console the measured board models")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         flash = Path(tmp) / "flash.img"
         with VirtualBoard(flash=flash) as vb, connect(vb.port) as link:
             records = play_games(link)  # at full speed: the games are not what is measured
-        with VirtualBoard(flash=flash, pace=args.pace) as vb:
+        with VirtualBoard(flash=flash, pace=args.pace, micropython_version=args.micropython_version) as vb:
             if not args.pace:
                 vb.faults(baud=115200)
             settle(vb)
