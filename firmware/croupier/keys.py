@@ -9,8 +9,10 @@
 # while a key is settling, every STEADY_MS while keys are held steady (a press stable that
 # long is still seen: the debounce asks for DEBOUNCE_MS anyway).
 # With every key up and settled the rows rest low and every column's pin interrupt (both
-# edges) sets a flag that wakes the scan task: an idle keypad costs no CPU. The interrupt's
-# handler only sets that flag; the scans do the reading.
+# edges) wakes the scan task: an idle keypad costs no CPU. The interrupt's handler is
+# scheduled, so it runs between two bytecodes of whatever the chip is busy with, and it
+# samples the matrix itself: a key pressed and released during a long piece of work (a
+# frame, a journal write), which the scan task never sees, is still sampled at both ends.
 from micropython import const
 import asyncio
 import time
@@ -45,6 +47,14 @@ class Keypad:
         self._busy = 0  # bit per key: settling (pending), or _DOWN with its hold time to come
         self._settling = 0  # bit per key: settling (pending)
         self._last_scan = 0  # when the last scan ran: the settled level's last sighting
+        self._sampled = 0  # keys the last sample read down: their columns read low at rest
+        # each column's keys (labels row-major), as bits
+        self._column_keys = [sum(1 << k for k in range(c, n, len(cols))) for c in range(len(cols))]
+        self._in_use = False  # a scan or an injected key is under way: an edge's handler,
+        # which may run in the middle of either, leaves the sample to the scan task
+        self._owed = False  # a handler queued a key: the scan task wakes get() (an
+        # asyncio.Event is not set from a handler)
+        self._in_edge = False  # the handler samples: a key it queues is owed to get()
         self._pressed_at = [0] * n
         self._seen_at = [0] * n  # when a key was first seen at the level it now differs at
         self._ring = bytearray(RING)  # key index
@@ -65,7 +75,10 @@ class Keypad:
             index = self.names.index(key)
         except ValueError:
             raise ValueError("unknown key %r" % (key,))
-        if not self._push(index, hold):
+        self._in_use = True
+        pushed = self._push(index, hold)
+        self._in_use = False
+        if not pushed:
             raise OverflowError("key queue full")
 
     def _push(self, index, hold):
@@ -76,7 +89,10 @@ class Keypad:
         self._ring[slot] = index
         self._ring_hold[slot] = 1 if hold else 0
         self._count += 1
-        self._ready.set()
+        if self._in_edge:
+            self._owed = True
+        else:
+            self._ready.set()
         return True
 
     def _press(self, index, hold):
@@ -100,7 +116,8 @@ class Keypad:
         work) cannot make a key's new level look younger than it is. A key costs bytecode
         of its own only while it differs from its debounced level, is settling, or is down
         and waiting for its hold time."""
-        sample = self._sample()
+        self._in_use = True
+        sample = self._sampled = self._sample()
         at = time.ticks_ms() if now is None else now
         work = (sample ^ self._down) | self._busy
         k = 0
@@ -110,6 +127,7 @@ class Keypad:
             work >>= 1
             k += 1
         self._last_scan = at
+        self._in_use = False
 
     def _sample(self):
         """-> bit k set: key k reads down. The rows are low at rest, so the columns read
@@ -167,9 +185,11 @@ class Keypad:
             if seen >= 2 and time.ticks_diff(now, self._since[k]) >= DEBOUNCE_MS:
                 self._pending[k] = 0
                 self._since[k] = now
-                self._settle(k, down, now)
+                self._settle(k, down, self._seen_at[k])  # a press counts from its first sighting
         state = self._state[k]
-        if state == _DOWN and time.ticks_diff(now, self._pressed_at[k]) >= HOLD_MS:
+        # held for HOLD_MS: up to now, or, seen up, to the release's first sighting
+        if state == _DOWN and time.ticks_diff(now if down else self._seen_at[k],
+                                              self._pressed_at[k]) >= HOLD_MS:
             self._state[k] = state = _HELD
             self._press(k, True)
         bit = 1 << k
@@ -196,8 +216,16 @@ class Keypad:
             self._down &= ~bit
 
     def _edge(self, pin):
-        """A column's interrupt (scheduled, between two bytecodes of anything): wake the scan
-        task, nothing more."""
+        """A column's interrupt: sample the matrix now, unless a scan or an injected key is
+        under way (the task scans again soon), then wake the scan task. Not when the column
+        reads as the last sample left it at rest: with a key down, each row a sample drives
+        moves that key's column, and sampling for those edges would never end."""
+        if not self._in_use:
+            sampled_low = self._sampled & self._column_keys[self._cols.index(pin)]
+            if (pin.value() == 0) != bool(sampled_low):
+                self._in_edge = True
+                self.scan()
+                self._in_edge = False
         self._pressed.set()
 
     def _idle(self):
@@ -215,6 +243,9 @@ class Keypad:
                 if self._idle():
                     await self._until_pressed()
                 self.scan()
+                if self._owed:
+                    self._owed = False
+                    self._ready.set()
                 await asyncio.sleep_ms(SETTLE_MS if self._settling else STEADY_MS)
         finally:
             for col in cols:
@@ -226,6 +257,8 @@ class Keypad:
         """Sleep until a column's interrupt: at rest the rows are low, so a key going down
         pulls its column low."""
         self._pressed.clear()  # then look: an edge from now on sets it again
+        if self._owed or not self._idle():  # a handler sampled a key meanwhile
+            return
         for col in self._cols:
             if not col.value():  # down already: its edge may have come before the clear
                 return

@@ -220,6 +220,59 @@ def test_a_key_held_steady_is_scanned_less_often_and_a_tap_meanwhile_counts(mpy)
     assert out["keys"] == [["5", False], ["undo", False]]
 
 
+BUSY = MATRIX + r"""
+import asyncio, time
+
+
+def busy(ms):
+    # the chip at work (a frame, a journal write): no task runs, the handlers do
+    t = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), t) < ms:
+        pass
+
+
+async def main():
+    task = asyncio.create_task(k.run())
+    await asyncio.sleep_ms(50)
+    busy(20)
+    m.press(5, True)  # "5" tapped 100 ms while the chip is busy, then "6"
+    busy(100)
+    m.press(5, False)
+    busy(80)
+    m.press(6, True)
+    busy(100)
+    m.press(6, False)
+    busy(100)
+    await asyncio.sleep_ms(100)
+    m.press(12, True)  # "*" held 750 ms, the chip busy for its first 700
+    busy(700)
+    await asyncio.sleep_ms(50)
+    m.press(12, False)
+    await asyncio.sleep_ms(100)
+    m.press(12, True)  # and held 750 ms, the chip busy all along
+    busy(750)
+    m.press(12, False)
+    busy(50)
+    keys = []
+    while k._count or not keys:
+        keys.append(await asyncio.wait_for_ms(k.get(), 1000))
+    await asyncio.sleep_ms(100)
+    while k._count:
+        keys.append(await k.get())
+    task.cancel()
+    print(json.dumps(keys))
+
+asyncio.run(main())
+"""
+
+
+def test_keys_pressed_while_the_chip_is_busy_count_and_a_long_press_is_redo(mpy):
+    """A column's interrupt samples the matrix between two bytecodes of whatever the chip is
+    busy with: taps the scan task never sees are presses, in order, and a 750 ms press is a
+    long press (undo held: redo) however little of it the scan task saw."""
+    assert json.loads(mpy(BUSY)) == [["5", False], ["6", False], ["undo", True], ["undo", True]]
+
+
 def test_hello_counts_the_presses_queued_lost_and_handled(frames, board):
     before = frames.ok("hello")["keys"]
     frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
