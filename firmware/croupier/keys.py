@@ -55,6 +55,7 @@ class Keypad:
         self._owed = False  # a handler queued a key: the scan task wakes get() (an
         # asyncio.Event is not set from a handler)
         self._in_edge = False  # the handler samples: a key it queues is owed to get()
+        self._edge_in_scan = False  # a column's interrupt came while a pass ran
         self._pressed_at = [0] * n
         self._seen_at = [0] * n  # when a key was first seen at the level it now differs at
         self._ring = bytearray(RING)  # key index
@@ -117,17 +118,32 @@ class Keypad:
         of its own only while it differs from its debounced level, is settling, or is down
         and waiting for its hold time."""
         self._in_use = True
-        sample = self._sampled = self._sample()
-        at = time.ticks_ms() if now is None else now
-        work = (sample ^ self._down) | self._busy
-        k = 0
-        while work:
-            if work & 1:
-                self._track(k, sample >> k & 1, at)
-            work >>= 1
-            k += 1
-        self._last_scan = at
+        again = True
+        while again:  # once more if a contact changed after its pins were read
+            sample = self._sampled = self._sample()
+            at = time.ticks_ms() if now is None else now
+            work = (sample ^ self._down) | self._busy
+            k = 0
+            while work:
+                if work & 1:
+                    self._track(k, sample >> k & 1, at)
+                work >>= 1
+                k += 1
+            self._last_scan = at
+            again = self._changed_since(sample)
         self._in_use = False
+
+    def _changed_since(self, sample):
+        """Whether a contact changed after the pass read its pins: a column's interrupt came
+        meanwhile (its handler left the sample to the pass) and a column at rest reads other
+        than `sample` says. Unread, that change could be a whole tap nobody samples."""
+        cols, keys = self._cols, self._column_keys
+        while self._edge_in_scan:
+            self._edge_in_scan = False
+            for c in range(len(cols)):
+                if (cols[c].value() == 0) != (sample & keys[c] != 0):
+                    return True
+        return False
 
     def _sample(self):
         """-> bit k set: key k reads down. The rows are low at rest, so the columns read
@@ -152,6 +168,9 @@ class Keypad:
                 row.value(1)
                 base += n
             self._rest()
+            # the edges those row drives raised have had their handlers run (each at the
+            # next jump): an edge from now on is a contact's own change
+            self._edge_in_scan = False
         return sample
 
     def _rest(self):
@@ -217,7 +236,7 @@ class Keypad:
 
     def _edge(self, pin):
         """A column's interrupt: sample the matrix now, unless a scan or an injected key is
-        under way (the task scans again soon), then wake the scan task. Not when the column
+        under way (a scan looks again before it ends), then wake the scan task. Not when the column
         reads as the last sample left it at rest: with a key down, each row a sample drives
         moves that key's column, and sampling for those edges would never end."""
         if not self._in_use:
@@ -226,6 +245,8 @@ class Keypad:
                 self._in_edge = True
                 self.scan()
                 self._in_edge = False
+        else:
+            self._edge_in_scan = True  # the pass looks again before it ends
         self._pressed.set()
 
     def _idle(self):
