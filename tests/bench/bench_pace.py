@@ -453,8 +453,8 @@ def mash_figures(args, pace):
         out = mash(vb, link, args.mash_keys)
         print("\n### key mashing (%d keys, presses of %d-%d ms, gaps of %d-%d ms)\n" % (
             out["keys"], MASH_PRESS_MS[0], MASH_PRESS_MS[1], MASH_GAP_MS[0], MASH_GAP_MS[1]))
-        print("- the keypad registered %d presses, handled %d of them, lost %d to a full queue"
-              % (out["registered"], out["handled"], out["refused"]))
+        print("- the keypad registered %d of the %d presses, handled %d of them, lost %d to a "
+              "full queue" % (out["registered"], out["keys"], out["handled"], out["refused"]))
         print("- %d inputs typed, %d in the journal, %d of them in typed order; %s; journal "
               "replay %s; %.0f s" % (out["typed"], out["journal"], out["in order"],
                                      "CRASHED" if out["crashed"] else "no crash",
