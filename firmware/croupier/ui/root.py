@@ -13,6 +13,7 @@ import gc
 import sys
 from time import ticks_diff
 
+from croupier import drop_module
 from croupier.rules import GAMES
 from croupier.ui import draw, games
 from croupier.ui.splash import Splash
@@ -33,10 +34,8 @@ HELPERS = ("pad",)  # shared by some games' screen modules
 
 
 def _drop_modules(package_name, names):
-    package = sys.modules[package_name]
     for name in names:
-        if sys.modules.pop(package_name + "." + name, None) is not None:
-            package.__dict__.pop(name, None)
+        drop_module(package_name + "." + name)
 
 
 def _drop_game_modules(keep=None):
