@@ -24,7 +24,7 @@ PROTO = const(2)
 LINE_MAX = const(220)  # bytes of a request line, `@` to its `\n` inclusive
 WINDOW = const(220)  # request bytes a host may have sent and not yet know read
 MAX_NAMES = const(16)
-MAX_NAME_LEN = const(16)
+_MAX_NAME_LEN = const(16)
 
 # command -> (required arguments, optional arguments); its handler is Link._<command>, or
 # for the requests about the box rather than the game, croupier.link_box.<command>: that
@@ -66,9 +66,9 @@ def _names(value, name, fewest):
         raise RequestError("bad_args", "%s must be a list of %d to %d names"
                            % (name, fewest, MAX_NAMES))
     for item in value:
-        if not isinstance(item, str) or not 0 < len(item) <= MAX_NAME_LEN:
+        if not isinstance(item, str) or not 0 < len(item) <= _MAX_NAME_LEN:
             raise RequestError("bad_args", "each name must be a string of 1 to %d characters"
-                               % MAX_NAME_LEN)
+                               % _MAX_NAME_LEN)
     return value
 
 

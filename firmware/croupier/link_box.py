@@ -10,7 +10,7 @@ import croupier
 from croupier.link import LINE_MAX, MAX_NAMES, PROTO, WINDOW, RequestError, _names
 
 LOG_PAGE = const(64)  # most records one `log` reply carries (`hello`'s log_max): a segment
-LOG_DEFAULT = const(32)  # records of a `log` request without `max` (what protocol 1 began with)
+_LOG_DEFAULT = const(32)  # records of a `log` request without `max` (what protocol 1 began with)
 _B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
 
 
@@ -95,7 +95,7 @@ def screen(link, request):
 
 def log(link, request):
     start = _int(request.get("from", 0), "from")
-    most = min(_int(request.get("max", LOG_DEFAULT), "max", 1), LOG_PAGE)
+    most = min(_int(request.get("max", _LOG_DEFAULT), "max", 1), LOG_PAGE)
     journal = link.journal
 
     def each(take):
