@@ -1,5 +1,6 @@
 # Croupier firmware package. VERSION is reported by the protocol's `hello` and the splash screen.
 import gc
+import sys
 
 VERSION = "0.1.0"
 OLDEST = (1, 23)  # MicroPython release the firmware needs at least (the `vfs` module; asyncio)
@@ -22,3 +23,11 @@ def tidy_heap():
     free = gc.mem_free()
     if free < (free + gc.mem_alloc()) // 4:
         gc.collect()
+
+
+def drop_module(name):
+    """Forget the module name (dotted, in a package) whose work is done: its code is heap,
+    given back at the next collection; a later import loads it again."""
+    if sys.modules.pop(name, None) is not None:
+        dot = name.rfind(".")
+        sys.modules[name[:dot]].__dict__.pop(name[dot + 1:], None)

@@ -19,9 +19,9 @@ import boards
 import croupier
 from croupier.ui import draw
 
-RESTART_MS = const(3000)  # how long the crash screen stays before a running app restarts
-GC_IDLE_MS = const(250)  # no new frame for this long: the keys paused, the heap is tidied
-UPTIME_MS = const(3600000)  # how often the journal's uptime takes in ticks_ms (wraps in 12 days)
+_RESTART_MS = const(3000)  # how long the crash screen stays before a running app restarts
+_GC_IDLE_MS = const(250)  # no new frame for this long: the keys paused, the heap is tidied
+_UPTIME_MS = const(3600000)  # how often the journal's uptime takes in ticks_ms (wraps in 12 days)
 
 
 class App:
@@ -41,7 +41,7 @@ class App:
         self.up = False  # a frame was shown since the last start
 
     async def run(self):
-        """Run; after a crash start again from the journal: after RESTART_MS when the app
+        """Run; after a crash start again from the journal: after _RESTART_MS when the app
         had been up, after a key when it failed while starting."""
         while True:
             try:
@@ -75,7 +75,7 @@ class App:
         for task in tasks:
             task.cancel()
         if self.up:
-            await asyncio.sleep_ms(RESTART_MS)
+            await asyncio.sleep_ms(_RESTART_MS)
         return self.up
 
     def _splash(self):
@@ -140,9 +140,9 @@ class App:
             self.shown.set()
 
     async def _collect_when_idle(self):
-        """Collect garbage (it keeps the small heap unfragmented) once GC_IDLE_MS pass with no
+        """Collect garbage (it keeps the small heap unfragmented) once _GC_IDLE_MS pass with no
         new frame: a collection right after each frame would hold up the key that follows
-        it, and a fast typist's keys come closer than that. It sleeps GC_IDLE_MS at a time
+        it, and a fast typist's keys come closer than that. It sleeps _GC_IDLE_MS at a time
         and looks whether a frame came meanwhile, so a frame costs it nothing (a wait with a
         timeout, asyncio.wait_for_ms, makes and cancels a task each time)."""
         shown = self.shown
@@ -150,7 +150,7 @@ class App:
             await shown.wait()
             while shown.is_set():  # frames keep coming
                 shown.clear()
-                await asyncio.sleep_ms(GC_IDLE_MS)
+                await asyncio.sleep_ms(_GC_IDLE_MS)
             gc.collect()
 
     async def _clock(self):
@@ -171,7 +171,7 @@ class App:
 
     async def _uptime(self):
         while True:
-            await asyncio.sleep_ms(UPTIME_MS)
+            await asyncio.sleep_ms(_UPTIME_MS)
             self.journal.uptime_ms()
 
     def _task_failed(self, loop, context):

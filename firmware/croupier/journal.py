@@ -26,13 +26,13 @@ import json
 import os
 import time
 
+import croupier
 from croupier.rules import canon
 
 SEGMENT_RECORDS = const(64)  # records per segment: bounds the scan at boot
 _HEAD = "head"
 _TMP = ".tmp"
 _CLOSED = "closed"
-_EPOCH = "epoch"
 _UNDO = ("undo", None)
 _PIECES = const(48)  # pieces a Sealer gathers before it writes them (a few bytes each)
 _ENOSPC = const(28)  # littlefs's, on the ESP32 too: MicroPython's errno module lacks it
@@ -181,10 +181,12 @@ class Journal:
         self._ticks = time.ticks_ms()  # uptime_ms(): ms since this boot, past ticks_ms wraps
         self._uptime = 0
         self._ensure_dir()
+        from croupier import journal_boot
+
         head = self._read_head()
         rebuilt = head is None
         if rebuilt:
-            head = self._rebuilt_head()
+            head = journal_boot.rebuilt_head(self)
         self.epoch = head["epoch"]
         self.boots = head["boots"] + 1  # on the flash once count_boot() has run
         self._counted = False
@@ -203,7 +205,8 @@ class Journal:
         for name in os.listdir(self.path):  # a segment closed just before a power cut
             if name.endswith(".log") and int(name[:-4]) != self._segment:
                 self._archive(int(name[:-4]))
-        self._scan_active()
+        journal_boot.scan_active(self)
+        croupier.drop_module("croupier.journal_boot")
         if clock is not None:
             try:
                 epoch = clock.now()
@@ -262,72 +265,6 @@ class Journal:
     def _read_head(self):
         head = self._read_sealed(_HEAD)
         return head if isinstance(head, dict) else None
-
-    def _rebuilt_head(self):
-        """The head is missing (a new journal) or unreadable (a damaged flash). Replay every
-        record kept, so none is lost: the unfinished game comes back if all its records are
-        still here (acked segments are gone). The log epoch comes from its own file, written
-        once; a new journal, or one whose epoch is unreadable too, gets a new epoch (a host
-        then stores what it had already synced a second time). The head then points at a
-        new segment after the last record."""
-        logs = []
-        for folder in (self.path, self._file(_CLOSED)):
-            logs += [(int(name[:-4]), folder + "/" + name) for name in os.listdir(folder)
-                     if name.endswith(".log")]
-        logs.sort()
-        epoch = self._read_sealed(_EPOCH) if logs else None
-        if not isinstance(epoch, str):
-            epoch = binascii.hexlify(os.urandom(4)).decode()
-            with open(self._file(_EPOCH), "wb") as f:
-                write_sealed(epoch, f.write)
-        self._game = None
-        self._next_seq = 1
-        self._in_segment = 0  # counted by _note; the caller starts a new segment anyway
-        for first, name in logs:
-            self._next_seq = first  # after a damaged segment, the next one goes on
-            self._replay(name)
-        return {"epoch": epoch, "boots": 0, "segment": self._next_seq, "acked": 0,
-                "game": self._game.snapshot() if self._game else None}
-
-    def _scan_active(self):
-        """Replay the active segment onto the head's snapshot; cut a bad tail off."""
-        name = self._segment_file(self._segment)
-        good, bad_tail = self._replay(name)
-        if bad_tail:
-            self._keep_prefix(name, good)
-
-    def _replay(self, name):
-        """Note the valid records of a segment file, up to the first bad one.
-        -> (bytes of valid records, whether a bad tail follows them)."""
-        good = 0
-        try:
-            f = open(name, "rb")
-        except OSError:
-            return 0, False
-        with f:
-            for line in f:
-                record = unseal(line)
-                if not self._valid_next(record):
-                    return good, True
-                self._note(record)
-                good += len(line)
-        return good, False
-
-    def _valid_next(self, record):
-        return (isinstance(record, list) and 5 <= len(record) <= 6
-                and record[0] == self._next_seq and isinstance(record[3], str))
-
-    def _keep_prefix(self, name, size):
-        """Rewrite a segment with only its first size bytes (temp file, then rename)."""
-        tmp = name + _TMP
-        with open(name, "rb") as src, open(tmp, "wb") as dst:
-            while size > 0:
-                chunk = src.read(min(size, 512))
-                if not chunk:
-                    break
-                dst.write(chunk)
-                size -= len(chunk)
-        os.rename(tmp, name)
 
     def _note(self, record):
         """Account for one record: seq, segment fill, and the unfinished game."""

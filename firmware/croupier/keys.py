@@ -1,13 +1,13 @@
 # The 4x4 key matrix: rows are driven low one at a time, pressed keys pull their column low.
 # Each key is debounced on its own (a change counts once two samples in a row agree and the
-# old level has not been seen for DEBOUNCE_MS), so fast typing with overlapping presses loses
+# old level has not been seen for _DEBOUNCE_MS), so fast typing with overlapping presses loses
 # nothing. A short press is reported on release, a long press once when HOLD_MS has passed
 # (its release is then swallowed). Keys wait in a preallocated ring; the scan allocates
 # nothing. A scan reads the pins into a bit mask (row by row only the columns that read low
 # at rest: on a chip each pin read is a call, and most keys are up) and spends bytecode only
-# on the keys that are changing, settling or waiting for their hold. It runs every SETTLE_MS
-# while a key is settling, every STEADY_MS while keys are held steady (a press stable that
-# long is still seen: the debounce asks for DEBOUNCE_MS anyway).
+# on the keys that are changing, settling or waiting for their hold. It runs every _SETTLE_MS
+# while a key is settling, every _STEADY_MS while keys are held steady (a press stable that
+# long is still seen: the debounce asks for _DEBOUNCE_MS anyway).
 # With every key up and settled the rows rest low and every column's pin interrupt (both
 # edges) wakes the scan task: an idle keypad costs no CPU. The interrupt's handler is
 # scheduled, so it runs between two bytecodes of whatever the chip is busy with, and it
@@ -17,9 +17,9 @@ from micropython import const
 import asyncio
 import time
 
-SETTLE_MS = const(10)  # between scans while a key is settling
-STEADY_MS = const(20)  # between scans while the keys down are settled
-DEBOUNCE_MS = const(20)
+_SETTLE_MS = const(10)  # between scans while a key is settling
+_STEADY_MS = const(20)  # between scans while the keys down are settled
+_DEBOUNCE_MS = const(20)
 HOLD_MS = const(600)
 RING = const(32)  # queued keys; a full ring refuses more (the link answers `busy`)
 
@@ -181,8 +181,8 @@ class Keypad:
     def _track(self, k, down, now):
         """Debounce key k; keeps its bits in _down, _busy and _settling up to date."""
         if down == (self._state[k] != _UP):  # at its settled level
-            if self._pending[k] and time.ticks_diff(now, self._seen_at[k]) >= DEBOUNCE_MS:
-                # Seen at the other level once, DEBOUNCE_MS or more ago, and not sampled
+            if self._pending[k] and time.ticks_diff(now, self._seen_at[k]) >= _DEBOUNCE_MS:
+                # Seen at the other level once, _DEBOUNCE_MS or more ago, and not sampled
                 # since: the scans were held up (the chip was busy) while the key changed
                 # and changed back. Both changes count.
                 at = self._seen_at[k]
@@ -199,9 +199,9 @@ class Keypad:
                 self._since[k] = self._last_scan
                 self._seen_at[k] = now
             self._pending[k] = seen if seen < 255 else 255
-            # Two samples in a row, and DEBOUNCE_MS since the old level was last seen: a
+            # Two samples in a row, and _DEBOUNCE_MS since the old level was last seen: a
             # scan delayed by a busy loop still counts the time the key really was stable.
-            if seen >= 2 and time.ticks_diff(now, self._since[k]) >= DEBOUNCE_MS:
+            if seen >= 2 and time.ticks_diff(now, self._since[k]) >= _DEBOUNCE_MS:
                 self._pending[k] = 0
                 self._since[k] = now
                 self._settle(k, down, self._seen_at[k])  # a press counts from its first sighting
@@ -267,7 +267,7 @@ class Keypad:
                 if self._owed:
                     self._owed = False
                     self._ready.set()
-                await asyncio.sleep_ms(SETTLE_MS if self._settling else STEADY_MS)
+                await asyncio.sleep_ms(_SETTLE_MS if self._settling else _STEADY_MS)
         finally:
             for col in cols:
                 col.irq(None)

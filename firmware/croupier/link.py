@@ -10,7 +10,6 @@
 # holds Ctrl-C or Ctrl-D.
 from micropython import const
 import asyncio
-import binascii
 import gc
 import json
 import select
@@ -24,13 +23,12 @@ from croupier.rules.canon import check, dump, dumps
 PROTO = const(2)
 LINE_MAX = const(220)  # bytes of a request line, `@` to its `\n` inclusive
 WINDOW = const(220)  # request bytes a host may have sent and not yet know read
-LOG_PAGE = const(64)  # most records one `log` reply carries (`hello`'s log_max): a segment
-LOG_DEFAULT = const(32)  # records of a `log` request without `max` (what protocol 1 began with)
 MAX_NAMES = const(16)
-MAX_NAME_LEN = const(16)
-_B64_SLICE = const(96)  # bytes encoded at a time: a multiple of 3, so no padding inside
+_MAX_NAME_LEN = const(16)
 
-# command -> (required arguments, optional arguments); its handler is Link._<command>.
+# command -> (required arguments, optional arguments); its handler is Link._<command>, or
+# for the requests about the box rather than the game, croupier.link_box.<command>: that
+# module loads for the request and is dropped once it is answered (heap).
 _COMMANDS = {
     "hello": ((), ()),
     "state": ((), ()),
@@ -48,22 +46,6 @@ _COMMANDS = {
 }
 
 
-class Base64:
-    """A reply value sent as a base64 JSON string straight from a buffer."""
-
-    def __init__(self, data):
-        self.data = data
-
-
-class Canonical:
-    """A reply value that is a list of values already written as canonical JSON, streamed:
-    each(take) calls take(text) for every one (journal records as stored, bytes). They go
-    out as they are read, so a page of any length needs no room in the heap."""
-
-    def __init__(self, each):
-        self.each = each
-
-
 class RequestError(Exception):
     """A request answered with an error: code (docs/protocol.md) and a human message."""
 
@@ -71,12 +53,6 @@ class RequestError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-def _int(value, name, low=0):
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise RequestError("bad_args", "%s must be an integer >= %d" % (name, low))
-    return value
 
 
 def _str(value, name):
@@ -90,9 +66,9 @@ def _names(value, name, fewest):
         raise RequestError("bad_args", "%s must be a list of %d to %d names"
                            % (name, fewest, MAX_NAMES))
     for item in value:
-        if not isinstance(item, str) or not 0 < len(item) <= MAX_NAME_LEN:
+        if not isinstance(item, str) or not 0 < len(item) <= _MAX_NAME_LEN:
             raise RequestError("bad_args", "each name must be a string of 1 to %d characters"
-                               % MAX_NAME_LEN)
+                               % _MAX_NAME_LEN)
     return value
 
 
@@ -168,10 +144,8 @@ class Link:
             dump(key, piece)
             piece(":")
             value = obj[key]
-            if isinstance(value, Base64):
-                _base64(value.data, sealer)
-            elif isinstance(value, Canonical):
-                _canonical_list(value.each, sealer)
+            if hasattr(value, "stream"):  # a link_box value written as it is read
+                value.stream(sealer)
             else:
                 dump(value, piece, sealer.gathered)
             sep = ","
@@ -195,7 +169,10 @@ class Link:
         try:
             if not _announced:  # before anything is read: the host's window is empty now
                 _announced.append(True)
-                self.send(self._hello_fields({"ev": "boot"}))
+                from croupier import link_box
+
+                self.send(link_box.hello_fields(self, {"ev": "boot"}))
+                croupier.drop_module("croupier.link_box")
             await self._read()
         finally:
             sender.cancel()
@@ -262,6 +239,7 @@ class Link:
         gc.collect()  # while the host waits for the answer: the heap stays unfragmented
         # through requests without a pause between them (a sync)
         self._answer(reply)
+        croupier.drop_module("croupier.link_box")
         work, self._after_answer = self._after_answer, None
         if work is not None:  # done before the next line is read: later answers know it
             try:
@@ -286,34 +264,18 @@ class Link:
             if name not in request:
                 raise RequestError("bad_args", "%s needs %s" % (cmd, name))
         try:
-            return getattr(self, "_" + cmd)(request) or {}
+            handler = getattr(self, "_" + cmd, None)
+            if handler is None:
+                from croupier import link_box
+
+                return getattr(link_box, cmd)(self, request) or {}
+            return handler(request) or {}
         except Illegal as exc:
             raise RequestError("illegal", _reason(exc))
         except SetupError as exc:
             raise RequestError("bad_args", _reason(exc))
         except JournalError as exc:  # nothing was written: the state is as it was
             raise RequestError("internal", exc.reason)
-
-    def _hello_fields(self, out):
-        journal = self.journal
-        out["device"] = self.board.unique_id()
-        out["fw"] = croupier.VERSION
-        out["proto"] = PROTO
-        out["board"] = self.board.NAME
-        out["boot"] = journal.boots
-        out["uptime_ms"] = journal.uptime_ms()  # the clock of the records' [boot, ms]
-        out["log_epoch"] = journal.epoch
-        out["last_seq"] = journal.last_seq
-        out["acked"] = journal.acked
-        out["log_max"] = LOG_PAGE
-        out["line_max"] = LINE_MAX
-        out["window"] = WINDOW
-        keypad = self.keypad
-        out["keys"] = {"registered": keypad.registered, "refused": keypad.refused, "handled": keypad.handled}
-        return out
-
-    def _hello(self, request):
-        return self._hello_fields({})
 
     def _state(self, request):
         return {"state": self.controller.state()}
@@ -360,54 +322,6 @@ class Link:
         except OverflowError:
             raise RequestError("busy", "the key queue is full; retry shortly")
 
-    def _screen(self, request):
-        display = self.display
-        return {"w": display.width, "h": display.height, "fb": Base64(display.buffer)}
-
-    def _log(self, request):
-        start = _int(request.get("from", 0), "from")
-        most = min(_int(request.get("max", LOG_DEFAULT), "max", 1), LOG_PAGE)
-        journal = self.journal
-
-        def each(take):
-            journal.each_record(start, most, take)
-
-        return {"records": Canonical(each), "last_seq": journal.last_seq,
-                "log_epoch": journal.epoch}
-
-    def _ack(self, request):
-        upto = _int(request["upto"], "upto")
-        if upto > self.journal.last_seq:
-            raise RequestError("bad_args", "upto %d is beyond last_seq %d"
-                               % (upto, self.journal.last_seq))
-        # Deleting the segments and storing `acked` are flash erases and writes (half a
-        # second on the chip): the host waits for the answer, not for them. They are done
-        # before the next request is read, so every later answer knows them.
-        journal = self.journal
-        self._after_answer = lambda: journal.ack(upto)
-
-    def _roster(self, request):
-        """`names` replaces the roster, or with `add` true is appended to it (a host splits
-        a roster too long for one request)."""
-        add = request.get("add", False)
-        if not isinstance(add, bool):
-            raise RequestError("bad_args", "add must be true or false")
-        names = _names(request["names"], "names", 0)
-        kept = self.controller.roster if add else []
-        if len(kept) + len(names) > MAX_NAMES:
-            raise RequestError("bad_args", "the roster holds at most %d names; it has %d"
-                               % (MAX_NAMES, len(kept)))
-        self.controller.roster = kept + names
-
-    def _get_roster(self, request):
-        return {"names": self.controller.roster}
-
-    def _clock(self, request):
-        try:
-            self.journal.set_time(_int(request["epoch"], "epoch"))
-        except ValueError as exc:  # a date the real-time clock module cannot hold
-            raise RequestError("bad_args", str(exc))
-
     # -- events -----------------------------------------------------------------------
 
     def _on_play(self, seq, state, effects):
@@ -433,42 +347,6 @@ class Link:
                 self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
             except MemoryError:  # the input is journaled and applied; the host can ask `state`
                 self._out.write("\n")
-
-
-def _canonical_list(each, sealer):
-    """The JSON list of the texts each(take) gives (bytes), through sealer."""
-    sealer.flush()  # what came before is str
-    items = _Items(sealer)
-    each(items.take)
-    items.piece(b"]" if items.sep == b"," else b"[]")
-    sealer.flush()  # what follows is str
-
-
-class _Items:
-    """take(text): one more item of a JSON list, after the separator it needs."""
-
-    def __init__(self, sealer):
-        self.piece = sealer.piece
-        self._flush = sealer.flush
-        self.sep = b"["
-
-    def take(self, text):
-        piece = self.piece
-        piece(self.sep)
-        piece(text)
-        self._flush()  # a record at a time: a page of them gathered would be a page long
-        self.sep = b","
-
-
-def _base64(data, sealer):
-    """data as a JSON string of base64, encoded and written a slice at a time."""
-    piece = sealer.piece
-    piece('"')
-    view = memoryview(data)
-    for start in range(0, len(data), _B64_SLICE):
-        piece(binascii.b2a_base64(view[start:start + _B64_SLICE], newline=False).decode())
-        sealer.flush()
-    piece('"')
 
 
 def _writable(value):

@@ -1,7 +1,7 @@
 # SSD1306 128x64 OLED over I2C, drawn through framebuf. show() sends only what changed since
 # the previous show(): the frame and a shadow copy of what the panel holds are compared a
 # page at a time (a view per page: the comparison runs in C), and in a page that changed a
-# CHUNK of columns at a time, each copied out of both by framebuf's blit into an 8-byte
+# _CHUNK of columns at a time, each copied out of both by framebuf's blit into an 8-byte
 # scratch (C again, and no view per chunk to keep). A changed page sends just its runs of
 # changed chunks, each in its own address window; a run right under another joins its window
 # (the big digits span three pages) when that costs fewer bytes than a window, and it fits
@@ -16,10 +16,10 @@ import gc
 WIDTH = const(128)
 HEIGHT = const(64)
 PAGES = const(8)
-CHUNK = const(8)  # columns compared and sent together
-CHUNKS = const(16)  # chunks in a page
-GAP = const(2)  # unchanged chunks a run may span: about what a new window costs the bus
-_RUNS = const(CHUNKS // (GAP + 2) + 1)  # the most runs a page can have
+_CHUNK = const(8)  # columns compared and sent together
+_CHUNKS = const(16)  # chunks in a page
+_GAP = const(2)  # unchanged chunks a run may span: about what a new window costs the bus
+_RUNS = const(_CHUNKS // (_GAP + 2) + 1)  # the most runs a page can have
 _TAKEN = const(255)  # a held run that carries on down the next page
 _CTRL_CMD = const(0x00)  # control byte: every following byte is a command
 _CTRL_DATA = const(0x40)  # control byte: every following byte is display data
@@ -83,10 +83,10 @@ class SSD1306(framebuf.FrameBuffer):
         self._pages = [frame[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
         self._shadow_pages = [shadow[p * WIDTH:(p + 1) * WIDTH] for p in range(PAGES)]
         # A chunk of the frame and one of the shadow, copied out to be compared (_chunk).
-        self._mine = bytearray(CHUNK)
-        self._mine_fb = framebuf.FrameBuffer(self._mine, CHUNK, 8, framebuf.MONO_VLSB)
-        self._theirs = bytearray(CHUNK)
-        self._theirs_fb = framebuf.FrameBuffer(self._theirs, CHUNK, 8, framebuf.MONO_VLSB)
+        self._mine = bytearray(_CHUNK)
+        self._mine_fb = framebuf.FrameBuffer(self._mine, _CHUNK, 8, framebuf.MONO_VLSB)
+        self._theirs = bytearray(_CHUNK)
+        self._theirs_fb = framebuf.FrameBuffer(self._theirs, _CHUNK, 8, framebuf.MONO_VLSB)
         # The transfer buffer: the window (column and page address commands), the data
         # control byte, then the run's columns; _tx[k]: its first k chunks of data. Its data
         # is a framebuf one chunk wide: chunk k of a run goes to its rows 8k..8k+7.
@@ -96,8 +96,8 @@ class SSD1306(framebuf.FrameBuffer):
             buf[2 * i], buf[2 * i + 1] = _CTRL_ONE_CMD, cmd
         buf[_WINDOW] = _CTRL_DATA
         tx = memoryview(buf)
-        self._tx = [tx[:_WINDOW + 1 + k * CHUNK] for k in range(CHUNKS + 1)]
-        self._data = framebuf.FrameBuffer(tx[_WINDOW + 1:], CHUNK, CHUNKS * 8, framebuf.MONO_VLSB)
+        self._tx = [tx[:_WINDOW + 1 + k * _CHUNK] for k in range(_CHUNKS + 1)]
+        self._data = framebuf.FrameBuffer(tx[_WINDOW + 1:], _CHUNK, _CHUNKS * 8, framebuf.MONO_VLSB)
         # the runs of the page above, and of this page: (top page, first, last chunk) each
         self._held = bytearray(3 * _RUNS)
         self._runs = bytearray(3 * _RUNS)
@@ -111,7 +111,7 @@ class SSD1306(framebuf.FrameBuffer):
         bytes sent."""
         if full:
             for page in range(PAGES):
-                self._send(page, page, 0, CHUNKS - 1)
+                self._send(page, page, 0, _CHUNKS - 1)
                 self._shadow_pages[page][:] = self._pages[page]
             return WIDTH * PAGES
         sent = 0
@@ -122,14 +122,14 @@ class SSD1306(framebuf.FrameBuffer):
             n = 0
             if frame != shadow:
                 c = 0
-                while c < CHUNKS:
-                    while c < CHUNKS and not self._changed(page, c):
+                while c < _CHUNKS:
+                    while c < _CHUNKS and not self._changed(page, c):
                         c += 1
-                    if c == CHUNKS:
+                    if c == _CHUNKS:
                         break
                     first = last = c
                     c += 1
-                    while c < CHUNKS and c - last <= GAP + 1:
+                    while c < _CHUNKS and c - last <= _GAP + 1:
                         if self._changed(page, c):
                             last = c
                         c += 1
@@ -142,8 +142,8 @@ class SSD1306(framebuf.FrameBuffer):
 
     def _changed(self, page, c):
         """Whether chunk c of page differs between the frame and the shadow."""
-        self._mine_fb.blit(self, -c * CHUNK, -page * 8)
-        self._theirs_fb.blit(self._panel, -c * CHUNK, -page * 8)
+        self._mine_fb.blit(self, -c * _CHUNK, -page * 8)
+        self._theirs_fb.blit(self._panel, -c * _CHUNK, -page * 8)
         return self._mine != self._theirs
 
     def _place(self, held, n_held, page, first, last, runs, n):
@@ -158,7 +158,7 @@ class SSD1306(framebuf.FrameBuffer):
             wide_left, wide_right = min(left, first), max(right, last)
             width = wide_right - wide_left + 1
             extra = width * (page - top + 1) - (right - left + 1) * (page - top) - (last - first + 1)
-            if extra <= GAP + 1 and width * (page - top + 1) <= CHUNKS:
+            if extra <= _GAP + 1 and width * (page - top + 1) <= _CHUNKS:
                 held[i + 2] = _TAKEN
                 runs[n], runs[n + 1], runs[n + 2] = top, wide_left, wide_right
                 return
@@ -178,16 +178,16 @@ class SSD1306(framebuf.FrameBuffer):
         y = 0
         for page in range(top, bottom + 1):
             for c in range(first, last + 1):
-                mine.blit(self, -c * CHUNK, -page * 8)  # exactly the chunk: then its place
+                mine.blit(self, -c * _CHUNK, -page * 8)  # exactly the chunk: then its place
                 data.blit(mine, 0, y)
                 y += 8
-        buf[3] = first * CHUNK  # the window's arguments, each behind its control byte
-        buf[5] = (last + 1) * CHUNK - 1
+        buf[3] = first * _CHUNK  # the window's arguments, each behind its control byte
+        buf[5] = (last + 1) * _CHUNK - 1
         buf[9] = top
         buf[11] = bottom
         count = (bottom - top + 1) * (last - first + 1)
         self.i2c.writeto(self.addr, self._tx[count])
-        return count * CHUNK
+        return count * _CHUNK
 
     def _command(self, cmd, arg=-1):
         if arg < 0:

@@ -46,19 +46,27 @@ def _sources(root: Path):
     return sorted(found)
 
 
+# How compile_module names a module in its .mpy: part of the cache key, so a build made
+# with another naming is not reused.
+_SOURCE_NAME = b"-s rel.mpy"
+
+
 def _source_hash(root: Path, sources, compiler: str) -> str:
-    digest = hashlib.sha256(Path(compiler).read_bytes())
+    digest = hashlib.sha256(Path(compiler).read_bytes() + _SOURCE_NAME)
     for rel in sources:
         digest.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
 def compile_module(compiler: str, root: Path, rel: str, out: Path) -> Path:
-    """mpy-cross root/rel into out/rel.mpy (named rel in tracebacks); BuildError on failure."""
+    """mpy-cross root/rel into out/rel.mpy; BuildError on failure. Tracebacks name the
+    module by the .mpy file's path, which the board also keeps as its __file__: one name
+    (a qstr, never freed) per module instead of two, in the interpreter's qstr pools on the
+    board's heap."""
     target = out / (rel[:-3] + ".mpy")
     target.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(
-        [compiler, "-s", rel, "-o", str(target), str(root / rel)],
+        [compiler, "-s", rel[:-3] + ".mpy", "-o", str(target), str(root / rel)],
         capture_output=True, text=True, timeout=60,
     )
     if proc.returncode != 0:

@@ -27,9 +27,11 @@ GAMES = {
 }
 
 MAX_NAME = 24  # characters; the OLED and the 1 KB protocol frame both want short names
-# Round-start checkpoints kept besides the initial state: undo within the last few rounds
-# replays one round at most; further back replays from the start. Bounded for the heap.
-MAX_MARKS = 4
+# Round-start checkpoints kept besides the initial state: undo within the last two rounds
+# replays one round at most; further back replays from the start. Bounded for the heap:
+# each holds a copy of every list of the state (a basta game of 144 cards held 8.2 KB
+# with four, 5.7 KB with two).
+MAX_MARKS = 2
 
 
 class Illegal(ValueError):

@@ -9,11 +9,11 @@ from micropython import const
 W = const(128)
 CHAR = const(8)  # the built-in framebuf font is 8x8
 
-# Big digits: DIGIT_W x DIGIT_H pixels, segments SEG thick, DIGIT_GAP between glyphs.
-DIGIT_W = const(16)
-DIGIT_H = const(24)  # three display pages
-DIGIT_GAP = const(4)
-SEG = const(4)
+# Big digits: _DIGIT_W x _DIGIT_H pixels, segments _SEG thick, _DIGIT_GAP between glyphs.
+_DIGIT_W = const(16)
+_DIGIT_H = const(24)  # three display pages
+_DIGIT_GAP = const(4)
+_SEG = const(4)
 # Segment bits a..g (a top, b top-right, c bottom-right, d bottom, e bottom-left,
 # f top-left, g middle) for 0-9, then the minus sign. A 1 is drawn apart (_one): two bare
 # bars side by side read as "| |", not as 11.
@@ -28,9 +28,9 @@ _scratch = framebuf.FrameBuffer(_scratch_buf, 8, 8, framebuf.MONO_VLSB)
 
 def _one(fb, x, y):
     """A 1 with a flag at the top left and a base: the stem centred in the glyph."""
-    fb.fill_rect(x + _STEM, y, SEG, DIGIT_H, 1)
-    fb.fill_rect(x + _STEM - SEG, y + 2, SEG, SEG, 1)  # the flag, a step below the top
-    fb.fill_rect(x + 2, y + DIGIT_H - SEG, DIGIT_W - 4, SEG, 1)
+    fb.fill_rect(x + _STEM, y, _SEG, _DIGIT_H, 1)
+    fb.fill_rect(x + _STEM - _SEG, y + 2, _SEG, _SEG, 1)  # the flag, a step below the top
+    fb.fill_rect(x + 2, y + _DIGIT_H - _SEG, _DIGIT_W - 4, _SEG, 1)
 
 
 def _glyph(fb, x, y, index):
@@ -38,22 +38,22 @@ def _glyph(fb, x, y, index):
         _one(fb, x, y)
         return
     mask = _MASKS[index]
-    half = (DIGIT_H - SEG) // 2
-    vert = half + SEG // 2  # height of a vertical segment, overlapping the corners
+    half = (_DIGIT_H - _SEG) // 2
+    vert = half + _SEG // 2  # height of a vertical segment, overlapping the corners
     if mask & 1:
-        fb.fill_rect(x, y, DIGIT_W, SEG, 1)
+        fb.fill_rect(x, y, _DIGIT_W, _SEG, 1)
     if mask & 2:
-        fb.fill_rect(x + DIGIT_W - SEG, y, SEG, vert, 1)
+        fb.fill_rect(x + _DIGIT_W - _SEG, y, _SEG, vert, 1)
     if mask & 4:
-        fb.fill_rect(x + DIGIT_W - SEG, y + half, SEG, DIGIT_H - half, 1)
+        fb.fill_rect(x + _DIGIT_W - _SEG, y + half, _SEG, _DIGIT_H - half, 1)
     if mask & 8:
-        fb.fill_rect(x, y + DIGIT_H - SEG, DIGIT_W, SEG, 1)
+        fb.fill_rect(x, y + _DIGIT_H - _SEG, _DIGIT_W, _SEG, 1)
     if mask & 16:
-        fb.fill_rect(x, y + half, SEG, DIGIT_H - half, 1)
+        fb.fill_rect(x, y + half, _SEG, _DIGIT_H - half, 1)
     if mask & 32:
-        fb.fill_rect(x, y, SEG, vert, 1)
+        fb.fill_rect(x, y, _SEG, vert, 1)
     if mask & 64:
-        fb.fill_rect(x, y + half, DIGIT_W, SEG, 1)
+        fb.fill_rect(x, y + half, _DIGIT_W, _SEG, 1)
 
 
 def big_number_width(value):
@@ -62,7 +62,7 @@ def big_number_width(value):
     while value >= 10:
         value //= 10
         n += 1
-    return n * (DIGIT_W + DIGIT_GAP) - DIGIT_GAP
+    return n * (_DIGIT_W + _DIGIT_GAP) - _DIGIT_GAP
 
 
 def big_number(fb, x, y, value):
@@ -71,13 +71,13 @@ def big_number(fb, x, y, value):
     if value < 0:
         _glyph(fb, x, y, _MINUS)
         value = -value
-    cx = right - DIGIT_W
+    cx = right - _DIGIT_W
     while True:
         _glyph(fb, cx, y, value % 10)
         value //= 10
         if not value:
             return right
-        cx -= DIGIT_W + DIGIT_GAP
+        cx -= _DIGIT_W + _DIGIT_GAP
 
 
 def text_right(fb, s, y, c=1):

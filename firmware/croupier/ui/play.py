@@ -7,6 +7,7 @@ deletes a digit or steps back out of a seat choice, else undoes the last input; 
 Games whose screen is not a running total fill the optional hooks of ui/games/__init__.py
 (typed, result, pages, choices, body, sub-screens).
 """
+from micropython import const
 from croupier.journal import JournalError
 from croupier.rules import Illegal
 from croupier.rules.cards import MAX_DIGITS
@@ -16,15 +17,15 @@ from croupier.ui.games import MORE
 # Regions, each on whole pages (8 pixel rows: the unit the display driver compares) and each
 # in its own place, so a card sends only what really changes: the preview appears on blank
 # pages and goes again; the total, the name on turn and the turn marker change in place.
-TOTAL_Y = 8  # pages 1-3, left: the running total in 24 px digits
+_TOTAL_Y = const(8)  # pages 1-3, left: the running total in 24 px digits
 TOTAL_RIGHT = 58  # right-aligned: the units digit stays where it is
-CHIPS_X = 61  # pages 1-4, right half: every player's chip, two to a row, in seat order
-CHIP_W = 32
-CHIP_PITCH = 34  # a 2 px gap between the two chips of a row, none at the right edge
-STATUS_Y = 33  # page 4, left, a row under the digits: the play direction, cards owed
-ARROW_W = 36
-ENTRY_Y = 40  # pages 5-6: the preview of the card being typed, the seat prompt, what is owed
-PREVIEW_LINES = 5  # an illegal card's reason wraps: past two lines, over all but the top row
+_CHIPS_X = const(61)  # pages 1-4, right half: every player's chip, two to a row, in seat order
+_CHIP_W = const(32)
+_CHIP_PITCH = const(34)  # a 2 px gap between the two chips of a row, none at the right edge
+_STATUS_Y = const(33)  # page 4, left, a row under the digits: the play direction, cards owed
+_ARROW_W = const(36)
+_ENTRY_Y = const(40)  # pages 5-6: the preview of the card being typed, the seat prompt, what is owed
+_PREVIEW_LINES = const(5)  # an illegal card's reason wraps: past two lines, over all but the top row
 BACK = ("", "", "back")  # the soft keys while a card waits for its seat
 OVER = ("", "", "")  # a finished game has no card left to play
 
@@ -185,7 +186,7 @@ class Play:
         try:
             after, effects = self.controller.game.peek(self._typed())
         except Illegal as e:
-            self.preview = draw.wrap("%s -> ? %s" % (self.entry, e.reason), 16)[:PREVIEW_LINES]
+            self.preview = draw.wrap("%s -> ? %s" % (self.entry, e.reason), 16)[:_PREVIEW_LINES]
             return
         result = self._hook("result")
         line = "%s -> %s" % (self.entry, result(self.controller.state(), self.entry, after)
@@ -226,9 +227,9 @@ class Play:
         elif not lines and self._owing and not body:
             lines = (self._owing,)
         if lines:
-            top = ENTRY_Y - draw.CHAR * max(0, len(lines) - 2)
+            top = _ENTRY_Y - draw.CHAR * max(0, len(lines) - 2)
             clear = top if len(lines) <= 2 else draw.CHAR  # no half-covered row shows
-            fb.fill_rect(0, clear, draw.W, ENTRY_Y + 2 * draw.CHAR - clear, 0)
+            fb.fill_rect(0, clear, draw.W, _ENTRY_Y + 2 * draw.CHAR - clear, 0)
             for i in range(len(lines)):
                 fb.text(draw.clip(lines[i], 16), 0, top + i * draw.CHAR, 1)
         draw.bar(fb, 56, BACK if self.prefix else OVER if state["over"] else self._bar())
@@ -280,13 +281,13 @@ class Play:
         if total is not None:
             width = draw.big_number_width(total)
             if width <= TOTAL_RIGHT:
-                draw.big_number(fb, TOTAL_RIGHT - width, TOTAL_Y, total)
+                draw.big_number(fb, TOTAL_RIGHT - width, _TOTAL_Y, total)
             else:  # a house-rule total too wide for big digits
-                fb.text(self._total, 0, TOTAL_Y + draw.CHAR, 1)
+                fb.text(self._total, 0, _TOTAL_Y + draw.CHAR, 1)
         if not state["over"]:
-            draw.arrow(fb, 0, STATUS_Y, ARROW_W, state["dir"])
+            draw.arrow(fb, 0, _STATUS_Y, _ARROW_W, state["dir"])
             if state["owed"] > 1:
-                fb.text(self._owed, ARROW_W + 8, STATUS_Y, 1)
+                fb.text(self._owed, _ARROW_W + 8, _STATUS_Y, 1)
         self._chips(fb, state)
 
     def _chips(self, fb, state):
@@ -295,11 +296,11 @@ class Play:
         players = state["players"]
         for seat in range(len(players)):  # not enumerate: its tuples would allocate
             p = players[seat]
-            x = CHIPS_X + (seat % 2) * CHIP_PITCH
-            y = TOTAL_Y + (seat // 2) * draw.CHAR
+            x = _CHIPS_X + (seat % 2) * _CHIP_PITCH
+            y = _TOTAL_Y + (seat // 2) * draw.CHAR
             # name, then the badge in reverse video: it also separates the chips
             c = 0 if seat == turn else 1
-            fb.fill_rect(x, y, CHIP_W, draw.CHAR, 1 - c)
+            fb.fill_rect(x, y, _CHIP_W, draw.CHAR, 1 - c)
             fb.fill_rect(x + 24, y, 8, draw.CHAR, c)
             fb.text(labels[seat], x, y, c)
             fb.text(self._badges[seat], x + 24, y, 1 - c)

@@ -7,23 +7,25 @@ through the controller's subscription, so they are announced exactly like keypad
 
 Keys over an announcement: any key closes it; on the play screen every key but `ok` and
 `menu` then goes on to the game as well, so typing the next card loses nothing, while `ok`
-(also within LATE_OK_MS of an announcement going by itself) only closes it.
+(also within _LATE_OK_MS of an announcement going by itself) only closes it.
 """
+from micropython import const
 import gc
 import sys
 from time import ticks_diff
 
+from croupier import drop_module
 from croupier.rules import GAMES
 from croupier.ui import draw, games
 from croupier.ui.splash import Splash
 
 SPLASH_MS = 1200
-ERROR_MS = 2000
-MESSAGE_LINES = 5  # an error's reason, wrapped: its box still fits the screen
-SHORT_MS = 1500  # doublet, bust, swimming, eliminated; round end and game over stay
+_ERROR_MS = const(2000)
+_MESSAGE_LINES = const(5)  # an error's reason, wrapped: its box still fits the screen
+_SHORT_MS = const(1500)  # doublet, bust, swimming, eliminated; round end and game over stay
 # `ok` closes an announcement. One pressed just after the announcement went by itself was
 # meant to close it too: it must not reach the game (Lobo's empty `ok` ends a 2x turn).
-LATE_OK_MS = 1000
+_LATE_OK_MS = const(1000)
 # Modules load when needed and are dropped when the player moves on (heap): the play screen
 # and the setup screens are never loaded together, and while a game is played only its own
 # screen module, the helpers that module uses and its own rules engine stay.
@@ -33,10 +35,8 @@ HELPERS = ("pad",)  # shared by some games' screen modules
 
 
 def _drop_modules(package_name, names):
-    package = sys.modules[package_name]
     for name in names:
-        if sys.modules.pop(package_name + "." + name, None) is not None:
-            package.__dict__.pop(name, None)
+        drop_module(package_name + "." + name)
 
 
 def _drop_game_modules(keep=None):
@@ -55,7 +55,7 @@ class Ui:
         self.news = []  # queued announcements, the first one on screen
         self.news_since = 0
         self.news_gone = None  # when the last announcement went by itself
-        self.message = None  # the reason of the last refusal, shown for ERROR_MS
+        self.message = None  # the reason of the last refusal, shown for _ERROR_MS
         self.message_since = 0
         self._message_lines = ()
         self.now = 0
@@ -167,7 +167,7 @@ class Ui:
         self._tuned = False
         self._read_clock()
         late_ok = (k == "ok" and self.news_gone is not None
-                   and ticks_diff(self.now, self.news_gone) < LATE_OK_MS)
+                   and ticks_diff(self.now, self.news_gone) < _LATE_OK_MS)
         self.news_gone = None
         if self.news:
             if self._dismiss(k):
@@ -188,7 +188,7 @@ class Ui:
     def error(self, reason):
         self.message, self.message_since = reason, self.now
         # once, not per redraw; 15 columns keep the text off the box's frame
-        self._message_lines = draw.wrap(reason, 15)[:MESSAGE_LINES]
+        self._message_lines = draw.wrap(reason, 15)[:_MESSAGE_LINES]
         self.buzzer.play("error")
         self._tuned = True
 
@@ -203,9 +203,9 @@ class Ui:
         if self.splash_since is not None:
             waits.append(SPLASH_MS - ticks_diff(now, self.splash_since))
         if self.news and not self.news[0].sticky:
-            waits.append(SHORT_MS - ticks_diff(now, self.news_since))
+            waits.append(_SHORT_MS - ticks_diff(now, self.news_since))
         if self.message:
-            waits.append(ERROR_MS - ticks_diff(now, self.message_since))
+            waits.append(_ERROR_MS - ticks_diff(now, self.message_since))
         return max(0, min(waits)) if waits else None
 
     def tick(self, now):
@@ -213,14 +213,14 @@ class Ui:
         self.now = now
         if self.splash_since is not None and ticks_diff(now, self.splash_since) >= SPLASH_MS:
             self.home()
-        if self.news and not self.news[0].sticky and ticks_diff(now, self.news_since) >= SHORT_MS:
+        if self.news and not self.news[0].sticky and ticks_diff(now, self.news_since) >= _SHORT_MS:
             self.news.pop(0)
             if self.news:
                 self._announce_first()
             else:
                 self.news_gone = now
             self.on_change()
-        if self.message and ticks_diff(now, self.message_since) >= ERROR_MS:
+        if self.message and ticks_diff(now, self.message_since) >= _ERROR_MS:
             self.message = None
             self.on_change()
 

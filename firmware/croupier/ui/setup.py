@@ -4,12 +4,13 @@ Fastest path for a 4-player game with default options: the game's digit, then `o
 times (count, names, options, dealer). Names come from the roster the host pushed, else
 P1..Pn; pressing a seat's digit cycles its name through the unused roster names.
 """
+from micropython import const
 from croupier.journal import JournalError
 from croupier.rules import GAMES, SetupError, engine_class
 from croupier.ui import games
 from croupier.ui.menu import ListScreen, NumberPrompt
 
-DEFAULT_PLAYERS = 4
+_DEFAULT_PLAYERS = const(4)
 
 
 def choices(spec):
@@ -51,7 +52,7 @@ class Setup:
         self._ask_count()
 
     def _ask_count(self):
-        default = min(max(DEFAULT_PLAYERS, self.low), self.high)
+        default = min(max(_DEFAULT_PLAYERS, self.low), self.high)
         self.ui.show(NumberPrompt(self.ui, "Players", self.low, self.high, default,
                                   self._count_picked, self.start))
 

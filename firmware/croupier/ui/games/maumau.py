@@ -6,6 +6,7 @@ Digits type a rank and `ok` plays it (1 is the ace; 7, 8, 9 do their actions); s
 play the jack (then the suit), draw, Q, K and the table events. While the hands are
 counted, digits type the points of the player named on top, or `cards` counts them.
 """
+from micropython import const
 from croupier.ui import draw, pad
 from croupier.ui.games import MORE
 
@@ -26,7 +27,7 @@ TEXTS = {
 # the buzzer's tunes for Mau-Mau's own effects (it knows the common ones by name)
 TUNES = {"mau": "doublet", "maumau": "round_end", "joined": "click", "left": "click"}
 ROWS = 5  # player rows between the title and the soft keys
-TABLE_W = 94  # the rows' width; the turn's direction, draws and suit sit right of it
+_TABLE_W = const(94)  # the rows' width; the turn's direction, draws and suit sit right of it
 
 
 def _count_cards(play):
@@ -108,10 +109,10 @@ def body(fb, state):
         for seat, p in enumerate(players):
             if p["out"] == still_in or p["left"] or y > 10 + 9 * (ROWS - 1):
                 continue
-            pad.row(fb, y, TABLE_W, seat == turn, p["name"], 5,
-                    ((_middle(p, state, seat == going), 56), (str(p["score"]), TABLE_W - 2)))
+            pad.row(fb, y, _TABLE_W, seat == turn, p["name"], 5,
+                    ((_middle(p, state, seat == going), 56), (str(p["score"]), _TABLE_W - 2)))
             if p["out"]:
-                fb.hline(0, y + 3, TABLE_W, 1)
+                fb.hline(0, y + 3, _TABLE_W, 1)
             y += 9
     if not state["over"] and not counting(state):
         _tracker(fb, state)
@@ -140,8 +141,8 @@ def _middle(p, state, went_out):
 
 
 def _tracker(fb, state):
-    draw.arrow(fb, TABLE_W + 3, 10, draw.W - TABLE_W - 3, state["dir"])
+    draw.arrow(fb, _TABLE_W + 3, 10, draw.W - _TABLE_W - 3, state["dir"])
     if state["draw"]:
-        fb.text("+%d" % state["draw"], TABLE_W + 3, 26, 1)
+        fb.text("+%d" % state["draw"], _TABLE_W + 3, 26, 1)
     if state["suit"]:
-        fb.text("J:" + state["suit"], TABLE_W + 3, 38, 1)
+        fb.text("J:" + state["suit"], _TABLE_W + 3, 38, 1)
