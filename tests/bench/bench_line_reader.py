@@ -1,5 +1,5 @@
 """The paced line into the board against a reader whose pace is known (docs/benchmarks.md,
-"Fourteenth session"): a main.py that takes every byte waiting, then works for a fixed
+"The paced line against a known reader"): a main.py that takes every byte waiting, then works for a fixed
 stretch of the chip's time, over and over, while the host sends --bytes at 115200 baud.
 
 A chip that reads every `interval` ms holds at most interval x 11.52 bytes plus what its

@@ -2,7 +2,7 @@
 board boots to its menu, then takes `--requests` `hello`s of LINE_MAX (220) bytes, each sent
 as soon as the answer to the one before is in (as tests/firmware/test_at_pace.py does, three times
 over). A lost byte shows as a `bad_frame` answer (`id` null) or none. docs/benchmarks.md,
-"Twelfth session".
+"Longest requests back to back".
 
     .venv/bin/python tests/bench/bench_longest.py --boards 8 --requests 9
 """

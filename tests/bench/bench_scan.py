@@ -1,6 +1,6 @@
 """What one keypad scan costs the virtual board in host CPU, and how much of it the emulation
 credits back (docs/virtual-board.md, "The emulation's own code"; docs/benchmarks.md,
-"Twenty-sixth session").
+"Keypad scan cost").
 
 The firmware's Keypad scans the emulated matrix (machine.Pin, the side channel), paced
 reporting on, with one key down and with every key up; then the same scan on pins whose

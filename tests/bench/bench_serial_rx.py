@@ -1,5 +1,5 @@
 """What the virtual board's console costs its interpreter in host CPU that an ESP32 spends in
-C or not at all (docs/benchmarks.md, "Link at pace"; docs/virtual-board.md, "Serial input"
+C or not at all (docs/benchmarks.md, "Console input cost"; docs/virtual-board.md, "Serial input"
 and "Wake-ups").
 
 - A byte read one at a time, as the REPL and the firmware read (after a poll says one waits):
