@@ -106,6 +106,22 @@ def test_a_second_sim_leaves_a_running_sims_link_alone(tmp_path):
     assert not link.is_symlink()
 
 
+def test_a_second_board_on_a_running_boards_image_refuses_and_names_it(tmp_path):
+    image = tmp_path / "board.img"
+    flash.create(image)
+    with headless_sim(tmp_path / "tty", image) as first:
+        second = subprocess.run([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--flash", str(image),
+                                 "--heap", "96k"], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1
+        lines = second.stderr.splitlines()
+        assert len(lines) == 1, second.stderr
+        assert "flash image %s is in use by another virtual board (pid %d: croupier sim --headless" % (
+            image, first.pid) in lines[0]
+        assert mpremote(tmp_path / "tty", "exec", "print(6 * 7)").strip() == "42"  # the first runs on
+    with headless_sim(tmp_path / "tty", image):  # stopped, it let the image go
+        pass
+
+
 def test_a_board_removes_only_its_own_link(make_board, tmp_path):
     link = tmp_path / "tty"
     link.symlink_to("/dev/no-such-pty")  # left by a board that died: taken over
