@@ -131,7 +131,9 @@ def test_layout_follows_the_terminal_size(make_board):
             if size:
                 await pilot.resize_terminal(*size)
                 await pilot.pause()
-            warned = "the box needs 80x24" in str(app.query_one("#where").render())
+            notice = app.query_one("#small")
+            warned = visible(app, notice) and str(notice.render()) == (
+                "Terminal %dx%d is too small: the box needs 80x24. Enlarge it." % app.size)
             modes.append((panel.mode, panel.size.width, panel.size.height, visible(app, panel), warned))
 
     run(app, steps)
