@@ -1,5 +1,6 @@
 """The Textual UI, driven headless by Textual's pilot."""
 import asyncio
+import re
 import time
 
 import pytest
@@ -183,6 +184,36 @@ def test_typed_hash_star_and_a_held_star_enter_undo_and_redo_a_card(firmware_boa
 
     run(app, steps, size=(80, 24))
     assert totals == [9, 0, 9]
+    assert vb.keys_down == []
+
+
+def test_keys_typed_at_once_set_up_lobo77_and_play_every_card(firmware_board):
+    """Typed faster than any person presses (a paste, a burst): queued and played one by
+    one, none lost, none merged with the next (they were: totals of 8, 2 or 26, and Mau-Mau set up)."""
+    vb, link = firmware_board
+    app = SimApp(vb)
+    seen = {}
+
+    async def steps(pilot):
+        while link.call("hello")["uptime_ms"] < 1500:  # the splash (1.2 s) gone: the game menu
+            await pilot.pause(0.1)
+        await pilot.press(*"13###")  # Lobo 77, 3 players, names, options, P1 deals
+        seen["setup"] = await until_state(pilot, link, lambda s: s is not None, "a game")
+        await pilot.press(*"2#2#2#2#2#")
+        seen["played"] = await until_state(pilot, link, lambda s: s["total"] == 10, "total 10")
+        for _ in range(20):  # the status line shows how long a key took to reach the screen
+            seen["status"] = str(app.query_one("#status").render())
+            if "key to screen" in seen["status"]:
+                break
+            await pilot.pause(0.1)
+
+    run(app, steps, size=(80, 24))
+    assert len(seen["setup"]["players"]) == 3 and seen["setup"]["total"] == 0
+    assert seen["played"]["total"] == 10
+    records = link.call("log", **{"from": 1, "max": 32})["records"]
+    assert [(r[4]["game"], len(r[4]["players"])) for r in records if r[3] == "new"] == [("lobo77", 3)]
+    assert [r[4] for r in records if r[3] == "play"] == ["2"] * 5
+    assert re.search(r" · key to screen: \d+ ms$", seen["status"]), seen["status"]
     assert vb.keys_down == []
 
 
