@@ -236,3 +236,56 @@ def test_a_long_mouse_press_on_star_redoes(firmware_board):
 
     run(app, steps)
     assert seen == [["*"], 7]
+
+
+def test_quitting_a_temporary_image_says_what_is_lost_and_asks(firmware_board):
+    vb, link = firmware_board  # no --flash: the image goes with the board
+    link.call("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+    link.call("play", card="9")
+    app = SimApp(vb, temporary_image=True)
+    seen = {}
+
+    async def until_asked(pilot):
+        for _ in range(100):
+            if app.screen.query("#losses"):
+                return str(app.screen.query_one("#losses").render())
+            await pilot.pause(0.05)
+        raise AssertionError("quitting never asked")
+
+    async def steps(pilot):
+        await pilot.press("q")
+        seen["asked"] = await until_asked(pilot)
+        await pilot.press("n")
+        await pilot.pause(0.2)
+        seen["stayed"] = app.is_running and not app.screen.query("#losses")
+        await pilot.press("q")
+        await until_asked(pilot)
+        await pilot.press("y")
+        await pilot.pause(0.5)
+        seen["quit"] = not app.is_running
+
+    run(app, steps, size=(80, 24))
+    assert "quitting loses 2 journal record(s) no database has acknowledged and an unfinished " \
+           "lobo77 game of Ann, Bob, Cy" in seen["asked"]
+    assert "croupier sync --port %s" % vb.port in seen["asked"] and "--flash FILE" in seen["asked"]
+    assert seen["stayed"] and seen["quit"]
+
+
+def test_quitting_with_nothing_to_lose_asks_nothing(firmware_board):
+    vb, link = firmware_board
+    records = link.call("log")["records"]
+    if records:  # the board's own boot records, as a sync would take them
+        link.call("ack", upto=records[-1][0])
+    app = SimApp(vb, temporary_image=True)
+    seen = {}
+
+    async def steps(pilot):
+        await pilot.press("q")
+        for _ in range(100):
+            if not app.is_running:
+                break
+            await pilot.pause(0.05)
+        seen["quit"] = not app.is_running
+
+    run(app, steps, size=(80, 24))
+    assert seen["quit"]

@@ -10,9 +10,10 @@ import collections
 import time
 
 from textual.message import Message
+from textual.screen import ModalScreen
 from textual.widgets import Button, Log, Static
 
-from croupier.sim import uart
+from croupier.sim import keep, uart
 from croupier.sim.pace import NOT_REALTIME
 from croupier.tui.app import HOLD_S, BoardApp
 
@@ -20,6 +21,22 @@ PRESS_MS = 80  # a typed key or click is held this long: a person's tap, well pa
 GAP_MS = 50  # up between two typed keys: the firmware sees each release before the next press
 HOLD_PRESS_MS = int(HOLD_S * 1000) + 300  # a long press, with room for the debounce
 SCREEN_AFTER_S = 1.0  # a screen change this long after a key's release is not that key's
+
+
+class ConfirmQuit(ModalScreen):
+    """Quit a board whose temporary image holds what no database has? y: yes, n/Esc: no."""
+    CSS = """
+    ConfirmQuit { align: center middle; }
+    #losses { width: 70; height: auto; padding: 1 2; border: thick $error; background: $surface; }
+    """
+    BINDINGS = [("y", "dismiss(True)", "Quit"), ("n", "dismiss(False)", "Stay"), ("escape", "dismiss(False)", "Stay")]
+
+    def __init__(self, text):
+        super().__init__()
+        self.text = text
+
+    def compose(self):
+        yield Static(self.text, id="losses")
 
 
 class SimApp(BoardApp):
@@ -41,10 +58,14 @@ class SimApp(BoardApp):
     class GlassChanged(Message):
         pass
 
-    def __init__(self, board):
+    def __init__(self, board, temporary_image=False):
+        """temporary_image: the board's image goes with it (no --flash): quitting asks first
+        when it holds what no database has."""
         where = "serial port %s" % board.port + (" (link %s)" % board.link if board.link else "")
         super().__init__(board.labels, where)
         self.board = board
+        self.temporary_image = temporary_image
+        self._quitting = False  # the board is being asked, or the user, whether to quit
         self._glass_stale = True  # set from the board's I/O thread, cleared by _refresh_oled
         self._status = None
         self._down_at = {}  # label -> when the mouse pressed it
@@ -154,6 +175,32 @@ class SimApp(BoardApp):
             self._playing.stop()
         for label in self.board.keys_down:  # a release still waiting on a timer
             self.board.key_up(label)
+
+    # -- quitting ---------------------------------------------------------------------------------
+    async def action_quit(self):
+        if not self.temporary_image:
+            self.exit()
+        elif not self._quitting:
+            self._quitting = True
+            self.notify("Asking the board what quitting would lose...", timeout=3)
+            self.run_worker(self._ask_board, thread=True)  # the link blocks: not on the UI thread
+
+    def _ask_board(self):
+        words = keep.losses(self.board.port)
+        self.call_from_thread(self._confirm_quit, words)
+
+    def _confirm_quit(self, words):
+        if not words:
+            self.exit()
+            return
+        text = ("This board's flash image is temporary: quitting loses %s.\n\nTo keep them, %s.\n\nQuit anyway? y: quit, n: stay"
+                % (words, keep.how_to_keep(self.board.link or self.board.port)))
+        self.push_screen(ConfirmQuit(text), self._answered)
+
+    def _answered(self, quit_now):
+        self._quitting = False
+        if quit_now:
+            self.exit()
 
     def on_button_pressed(self, event: Button.Pressed):
         if event.button.id == "reset":
