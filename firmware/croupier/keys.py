@@ -2,9 +2,12 @@
 # Each key is debounced on its own (a change counts once two samples in a row agree and the
 # old level has not been seen for _DEBOUNCE_MS), so fast typing with overlapping presses loses
 # nothing. A short press is reported on release, a long press once when HOLD_MS has passed
-# (its release is then swallowed). Keys wait in a preallocated ring; the scan allocates
-# nothing. A scan reads the pins into a bit mask (row by row only the columns that read low
-# at rest: on a chip each pin read is a call, and most keys are up) and spends bytecode only
+# (its release is then swallowed). Presses are reported in the order the keys went down: a
+# key takes its place in a preallocated ring when it goes down, and get() waits at a place
+# whose press is not decided yet (short or long), so a key released while one pressed before
+# it is still down waits for that one. The scan allocates nothing. A scan reads the pins into
+# a bit mask (row by row only the columns that read low at rest: on a chip each pin read is a
+# call, and most keys are up) and spends bytecode only
 # on the keys that are changing, settling or waiting for their hold. It runs every _SETTLE_MS
 # while a key is settling, every _STEADY_MS while keys are held steady (a press stable that
 # long is still seen: the debounce asks for _DEBOUNCE_MS anyway).
@@ -29,6 +32,8 @@ LOGICAL = {"*": "undo", "#": "ok", "A": "a", "B": "b", "C": "c", "D": "menu"}
 _UP = const(0)
 _DOWN = const(1)
 _HELD = const(2)  # down, and the long press has been reported
+_UNDECIDED = const(2)  # a ring place whose key is still down: short or long, not known yet
+_NO_PLACE = const(255)  # a key down that found the ring full
 
 
 class Keypad:
@@ -59,7 +64,8 @@ class Keypad:
         self._pressed_at = [0] * n
         self._seen_at = [0] * n  # when a key was first seen at the level it now differs at
         self._ring = bytearray(RING)  # key index
-        self._ring_hold = bytearray(RING)
+        self._ring_hold = bytearray(RING)  # 0 short, 1 long, _UNDECIDED
+        self._place = bytearray(n)  # each key down: its place in the ring, or _NO_PLACE
         self._head = 0  # next to read
         self._count = 0
         self._ready = asyncio.Event()
@@ -77,32 +83,47 @@ class Keypad:
         except ValueError:
             raise ValueError("unknown key %r" % (key,))
         self._in_use = True
-        pushed = self._push(index, hold)
+        place = self._push(index, 1 if hold else 0)
         self._in_use = False
-        if not pushed:
+        if place == _NO_PLACE:
             raise OverflowError("key queue full")
 
     def _push(self, index, hold):
+        """Queue key index (hold: 0, 1 or _UNDECIDED) -> its place, or _NO_PLACE (full)."""
         if self._count >= RING:
-            return False
+            return _NO_PLACE
         self.registered += 1
-        slot = (self._head + self._count) % RING
-        self._ring[slot] = index
-        self._ring_hold[slot] = 1 if hold else 0
+        place = (self._head + self._count) % RING
+        self._ring[place] = index
+        self._ring_hold[place] = hold
         self._count += 1
+        if hold != _UNDECIDED:
+            self._wake()
+        return place
+
+    def _wake(self):
         if self._in_edge:
             self._owed = True
         else:
             self._ready.set()
-        return True
 
-    def _press(self, index, hold):
-        if not self._push(index, hold):
+    def _went_down(self, k):
+        """Key k went down: its press takes its place in the ring now, decided later."""
+        place = self._place[k] = self._push(k, _UNDECIDED)
+        if place == _NO_PLACE:
             self.refused += 1
 
+    def _decide(self, k, hold):
+        """Key k's press is short (released) or long (held HOLD_MS): get() may take it."""
+        place = self._place[k]
+        if place != _NO_PLACE:
+            self._ring_hold[place] = 1 if hold else 0
+            self._place[k] = _NO_PLACE
+            self._wake()
+
     async def get(self):
-        """The next key as (logical name, hold)."""
-        while not self._count:
+        """The next key as (logical name, hold), in the order the keys went down."""
+        while not self._count or self._ring_hold[self._head] == _UNDECIDED:
             self._ready.clear()
             await self._ready.wait()
         slot = self._head
@@ -210,7 +231,7 @@ class Keypad:
         if state == _DOWN and time.ticks_diff(now if down else self._seen_at[k],
                                               self._pressed_at[k]) >= HOLD_MS:
             self._state[k] = state = _HELD
-            self._press(k, True)
+            self._decide(k, True)
         bit = 1 << k
         if self._pending[k]:
             self._settling |= bit
@@ -228,9 +249,10 @@ class Keypad:
             self._state[k] = _DOWN
             self._pressed_at[k] = at
             self._down |= bit
+            self._went_down(k)
         else:
             if self._state[k] == _DOWN:
-                self._press(k, False)
+                self._decide(k, False)
             self._state[k] = _UP
             self._down &= ~bit
 

@@ -25,6 +25,31 @@ def test_fast_typing_loses_and_doubles_nothing(frames, board):
     assert state["total"] == 54
 
 
+def overlap(board, first, second, second_up_first):
+    """first goes down, then second while first is still down; they come up in the same
+    order or, second_up_first, the other way round (a fast typist's roll)."""
+    board.key_down(first)
+    time.sleep(0.06)
+    board.key_down(second)
+    time.sleep(0.06)
+    for key in (second, first) if second_up_first else (first, second):
+        board.key_up(key)
+        time.sleep(0.06)
+
+
+def test_overlapping_presses_count_in_the_order_they_went_down(frames, board):
+    frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+    overlap(board, "5", "#", second_up_first=False)  # 5 then ok: the card 5
+    assert settle(frames, 5)["total"] == 5
+    overlap(board, "3", "#", second_up_first=True)  # up in the other order: still 3 then ok
+    assert settle(frames, 8)["total"] == 8
+    overlap(board, "2", "#", second_up_first=True)
+    state = settle(frames, 10)
+    records = frames.ok("log", **{"from": 2, "max": 32})["records"]
+    assert [r[4] for r in records if r[3] == "play"] == ["5", "3", "2"]
+    assert state["total"] == 10
+
+
 def test_chatter_is_one_press_and_a_long_press_is_redo(frames, board):
     frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy"])
     for _ in range(6):  # a bouncing contact: 3 ms on, 3 ms off, then held down
@@ -217,7 +242,7 @@ def test_a_key_held_steady_is_scanned_less_often_and_a_tap_meanwhile_counts(mpy)
     debounce asks for is still seen."""
     out = json.loads(mpy(STEADY))
     assert 5 <= out["scans"] <= 17, out
-    assert out["keys"] == [["5", False], ["undo", False]]
+    assert out["keys"] == [["undo", False], ["5", False]]  # in the order they went down
 
 
 BUSY = MATRIX + r"""

@@ -106,6 +106,51 @@ def test_a_second_sim_leaves_a_running_sims_link_alone(tmp_path):
     assert not link.is_symlink()
 
 
+def test_a_second_board_on_a_running_boards_image_refuses_and_names_it(tmp_path):
+    image = tmp_path / "board.img"
+    flash.create(image)
+    with headless_sim(tmp_path / "tty", image) as first:
+        second = subprocess.run([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--flash", str(image),
+                                 "--heap", "96k"], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1
+        lines = second.stderr.splitlines()
+        assert len(lines) == 1, second.stderr
+        assert "flash image %s is in use by another virtual board (pid %d: croupier sim --headless" % (
+            image, first.pid) in lines[0]
+        assert mpremote(tmp_path / "tty", "exec", "print(6 * 7)").strip() == "42"  # the first runs on
+    with headless_sim(tmp_path / "tty", image):  # stopped, it let the image go
+        pass
+
+
+def test_a_headless_board_on_its_temporary_image_says_what_stopping_lost(tmp_path):
+    from croupier.link import Link, open_serial
+
+    link = tmp_path / "tty"
+    proc = subprocess.Popen([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--link", str(link)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert "(temporary: deleted when the board stops)" in proc.stdout.readline()
+        port = open_serial(str(link))
+        try:
+            board = Link(port, timeout=5.0)
+            board.hello(within=20)
+            board.call("new", game="basta", players=["Ann", "Bob"])
+            board.call("play", card="12")
+        finally:
+            port.close()
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    assert proc.returncode == 0
+    assert ("virtual board stopping: its temporary flash image held 2 journal record(s) no database has "
+            "acknowledged and an unfinished basta game of Ann, Bob, now lost; next time, to keep them, sync "
+            "first (`croupier sync --port ") in out
+    assert "`croupier sim --flash FILE`" in out
+
+
 def test_a_board_removes_only_its_own_link(make_board, tmp_path):
     link = tmp_path / "tty"
     link.symlink_to("/dev/no-such-pty")  # left by a board that died: taken over

@@ -1,5 +1,6 @@
 """The Textual UI, driven headless by Textual's pilot."""
 import asyncio
+import re
 import time
 
 import pytest
@@ -131,7 +132,9 @@ def test_layout_follows_the_terminal_size(make_board):
             if size:
                 await pilot.resize_terminal(*size)
                 await pilot.pause()
-            warned = "the box needs 80x24" in str(app.query_one("#where").render())
+            notice = app.query_one("#small")
+            warned = visible(app, notice) and str(notice.render()) == (
+                "Terminal %dx%d is too small: the box needs 80x24. Enlarge it." % app.size)
             modes.append((panel.mode, panel.size.width, panel.size.height, visible(app, panel), warned))
 
     run(app, steps)
@@ -184,6 +187,36 @@ def test_typed_hash_star_and_a_held_star_enter_undo_and_redo_a_card(firmware_boa
     assert vb.keys_down == []
 
 
+def test_keys_typed_at_once_set_up_lobo77_and_play_every_card(firmware_board):
+    """Typed faster than any person presses (a paste, a burst): queued and played one by
+    one, none lost, none merged with the next (they were: totals of 8, 2 or 26, and Mau-Mau set up)."""
+    vb, link = firmware_board
+    app = SimApp(vb)
+    seen = {}
+
+    async def steps(pilot):
+        while link.call("hello")["uptime_ms"] < 1500:  # the splash (1.2 s) gone: the game menu
+            await pilot.pause(0.1)
+        await pilot.press(*"13###")  # Lobo 77, 3 players, names, options, P1 deals
+        seen["setup"] = await until_state(pilot, link, lambda s: s is not None, "a game")
+        await pilot.press(*"2#2#2#2#2#")
+        seen["played"] = await until_state(pilot, link, lambda s: s["total"] == 10, "total 10")
+        for _ in range(20):  # the status line shows how long a key took to reach the screen
+            seen["status"] = str(app.query_one("#status").render())
+            if "key to screen" in seen["status"]:
+                break
+            await pilot.pause(0.1)
+
+    run(app, steps, size=(80, 24))
+    assert len(seen["setup"]["players"]) == 3 and seen["setup"]["total"] == 0
+    assert seen["played"]["total"] == 10
+    records = link.call("log", **{"from": 1, "max": 32})["records"]
+    assert [(r[4]["game"], len(r[4]["players"])) for r in records if r[3] == "new"] == [("lobo77", 3)]
+    assert [r[4] for r in records if r[3] == "play"] == ["2"] * 5
+    assert re.search(r" · key to screen: \d+ ms$", seen["status"]), seen["status"]
+    assert vb.keys_down == []
+
+
 def test_a_long_mouse_press_on_star_redoes(firmware_board):
     vb, link = firmware_board
     link.call("new", game="lobo77", players=["Ann", "Bob"])
@@ -203,3 +236,56 @@ def test_a_long_mouse_press_on_star_redoes(firmware_board):
 
     run(app, steps)
     assert seen == [["*"], 7]
+
+
+def test_quitting_a_temporary_image_says_what_is_lost_and_asks(firmware_board):
+    vb, link = firmware_board  # no --flash: the image goes with the board
+    link.call("new", game="lobo77", players=["Ann", "Bob", "Cy"])
+    link.call("play", card="9")
+    app = SimApp(vb, temporary_image=True)
+    seen = {}
+
+    async def until_asked(pilot):
+        for _ in range(100):
+            if app.screen.query("#losses"):
+                return str(app.screen.query_one("#losses").render())
+            await pilot.pause(0.05)
+        raise AssertionError("quitting never asked")
+
+    async def steps(pilot):
+        await pilot.press("q")
+        seen["asked"] = await until_asked(pilot)
+        await pilot.press("n")
+        await pilot.pause(0.2)
+        seen["stayed"] = app.is_running and not app.screen.query("#losses")
+        await pilot.press("q")
+        await until_asked(pilot)
+        await pilot.press("y")
+        await pilot.pause(0.5)
+        seen["quit"] = not app.is_running
+
+    run(app, steps, size=(80, 24))
+    assert "quitting loses 2 journal record(s) no database has acknowledged and an unfinished " \
+           "lobo77 game of Ann, Bob, Cy" in seen["asked"]
+    assert "croupier sync --port %s" % vb.port in seen["asked"] and "--flash FILE" in seen["asked"]
+    assert seen["stayed"] and seen["quit"]
+
+
+def test_quitting_with_nothing_to_lose_asks_nothing(firmware_board):
+    vb, link = firmware_board
+    records = link.call("log")["records"]
+    if records:  # the board's own boot records, as a sync would take them
+        link.call("ack", upto=records[-1][0])
+    app = SimApp(vb, temporary_image=True)
+    seen = {}
+
+    async def steps(pilot):
+        await pilot.press("q")
+        for _ in range(100):
+            if not app.is_running:
+                break
+            await pilot.pause(0.05)
+        seen["quit"] = not app.is_running
+
+    run(app, steps, size=(80, 24))
+    assert seen["quit"]

@@ -158,6 +158,7 @@ class VirtualBoard:
                 content = flash.firmware_staging() if self._firmware is True else self._firmware or None
                 flash.create(self.flash, content)
             flash.check(self.flash)
+            self._image_lock = flash.lock(self.flash)  # an fd: close() releases it with the others
             if self._fit_rtc:
                 self.rtc = DS3231(cell_of(self.flash), self._pins["rtc"]["address"])
             self._modules = toolchain.board_modules()
@@ -194,7 +195,7 @@ class VirtualBoard:
             self._thread.join(10)
         with self._lock:
             self._reap()
-            for fd in ("_serial", "_serial_slave", "_wake_r", "_wake_w"):
+            for fd in ("_serial", "_serial_slave", "_wake_r", "_wake_w", "_image_lock"):
                 if getattr(self, fd, None) is not None:
                     os.close(getattr(self, fd))
                     setattr(self, fd, None)

@@ -78,23 +78,31 @@ def run(args):
         return 1
     try:
         if args.headless:
-            return _headless(board)
+            return _headless(board, temporary_image=args.flash is None)
         from croupier.sim.ui import SimApp
 
-        SimApp(board).run()
+        SimApp(board, temporary_image=args.flash is None).run()
         return 0
     finally:
         board.close()
 
 
-def _headless(board):
+def _headless(board, temporary_image):
+    from croupier.sim import keep
+
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     board.wait_boot(timeout=30)
     where = " (link %s)" % board.link if board.link else ""
-    print("virtual board running: serial port %s%s, flash %s" % (board.port, where, board.flash), flush=True)
+    print("virtual board running: serial port %s%s, flash %s%s" % (
+        board.port, where, board.flash, " (temporary: deleted when the board stops)" if temporary_image else ""),
+        flush=True)
     while not stop.wait(1):
         pass
+    words = keep.losses(board.port) if temporary_image else ""
+    if words:  # asked while the board still runs: it goes with the image
+        print("virtual board stopping: its temporary flash image held %s, now lost; next time, to keep them, %s"
+              % (words, keep.how_to_keep(board.link or board.port)), flush=True)
     print("virtual board stopped; serial bytes lost to a full receive ring: %d" % board.rx_overflow, flush=True)
     return 0

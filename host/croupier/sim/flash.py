@@ -5,6 +5,7 @@ board-side code): formatting and copying the firmware in costs an interpreter ru
 costs a millisecond.
 """
 import binascii
+import fcntl
 import hashlib
 import os
 import shutil
@@ -88,3 +89,48 @@ def read_files(path: Path) -> dict:
         kind, name, *data = line.split(" ")
         files[name] = binascii.unhexlify(data[0]) if kind == "F" else None
     return files
+
+
+def lock(path: Path) -> int:
+    """Take path for one running board: -> an fd holding flock on it, released when closed
+    (or when the process dies). Two boards writing one image corrupt each other's journal:
+    SimError naming the holder when another board has it."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise toolchain.SimError("flash image %s is in use by another virtual board (%s): stop it, or "
+                                 "choose another --flash" % (path, _holder(path))) from None
+    return fd
+
+
+def _holder(path: Path) -> str:
+    """'pid N: COMMAND' of the process holding path's flock, from /proc/locks (Linux)."""
+    st = os.stat(path)
+    inode = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+    try:
+        with open("/proc/locks") as f:
+            rows = [line.split() for line in f]
+    except OSError:
+        rows = []
+    for row in rows:  # "1: FLOCK ADVISORY WRITE <pid> <maj:min:inode> 0 EOF" (waiters: "1: -> FLOCK ...")
+        if len(row) >= 6 and row[1] == "FLOCK" and row[5] == inode:
+            return "pid %s%s" % (row[4], _command(row[4]))
+    return "pid unknown"
+
+
+def _command(pid: str) -> str:
+    """': croupier sim --headless ...' for pid, or '' when its command line is not readable."""
+    try:
+        with open("/proc/%s/cmdline" % pid, "rb") as f:
+            words = f.read().decode(errors="replace").split("\0")[:-1]
+    except OSError:
+        return ""
+    if not words:
+        return ""
+    if os.path.basename(words[0]).startswith("python") and words[1:2] == ["-m"] and len(words) > 2:
+        words = [words[2].split(".")[0]] + words[3:]  # python -m croupier.cli sim: croupier sim
+    else:
+        words[0] = os.path.basename(words[0])
+    return ": " + " ".join(words)

@@ -20,6 +20,8 @@ HOLD_HINT = {False: "h: hold key", True: "HOLD armed"}  # fits the compact side 
 class BoardApp(App):
     CSS = """
     #where { height: 1; padding: 0 1; }
+    #small { dock: top; height: auto; padding: 0 1; background: $error; color: $text; display: none; }
+    #small.-shown { display: block; }
     #top { height: auto; }
     #oled { border: round $primary; width: auto; height: auto; }
     #side { width: auto; height: auto; padding: 0 1; }
@@ -39,6 +41,7 @@ class BoardApp(App):
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        yield Static("", id="small")  # docked: in view however the screen below it scrolls
         yield Static(self.where, id="where")
         with Horizontal(id="top"):
             with Vertical(id="oled"):
@@ -66,8 +69,10 @@ class BoardApp(App):
 
     def _fit(self, size):
         small = size.width < COMPACT_SIZE[0] or size.height < COMPACT_SIZE[1]
-        self.query_one("#where", Static).update(
-            self.where + (" · terminal %dx%d: the box needs %dx%d" % (size.width, size.height, *COMPACT_SIZE) if small else ""))
+        notice = self.query_one("#small", Static)
+        notice.update("Terminal %dx%d is too small: the box needs %dx%d. Enlarge it."
+                      % (size.width, size.height, *COMPACT_SIZE) if small else "")
+        notice.set_class(small, "-shown")
         compact = size.width < FULL_SIZE[0] or size.height < FULL_SIZE[1]
         if compact == self.compact:
             return
