@@ -39,8 +39,11 @@ def pytest_args(args):
     """The pytest command line for these options: the packaged suite, our plugin, no repo config."""
     from croupier.hil import PLUGIN, SUITE_DIR
 
+    # Progress as it goes: each file's name, then a dot per test and the count done so far
+    # (-v: a line per test); bare dots said nothing for a minute.
     argv = [str(SUITE_DIR), "-p", PLUGIN, "-p", "no:cacheprovider", "-c", os.devnull,
-            "--rootdir", str(SUITE_DIR), "--strict-markers", "-rN", "-v" if args.verbose else "-q"]
+            "--rootdir", str(SUITE_DIR), "--strict-markers", "-rN", "--no-header",
+            "-o", "console_output_style=count"] + (["-v"] if args.verbose else [])
     options = [("--port", args.port), ("-k", args.keyword), ("--hil-transcripts", args.transcripts),
                ("--hil-timeout", args.timeout), ("--hil-firmware", args.firmware), ("--hil-heap", args.heap), ("--pace", args.pace),
                ("--junitxml", args.junitxml), ("--hil-db", args.db)]
