@@ -39,7 +39,10 @@ def add_port_option(parser):
 
 def add_db_option(parser):
     """--db for every command that reads or writes the database."""
-    parser.add_argument("--db", metavar="FILE", help="SQLite database (default: croupier.sqlite3 in your user data folder)")
+    from croupier.store import default_path
+
+    parser.add_argument("--db", metavar="FILE", help="SQLite database (default: %s, from $CROUPIER_DB when set, else "
+                        "croupier.sqlite3 in your user data folder)" % str(default_path()).replace("%", "%%"))
 
 
 def game_name(text):
