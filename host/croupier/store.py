@@ -204,6 +204,11 @@ class Store:
         return [[seq, t, gid, kind, json.loads(data)] + ([[boot, ms]] if boot is not None else [])
                 for seq, t, gid, kind, data, boot, ms in rows]
 
+    def seqs(self, device, log_epoch):
+        """The seqs held of a journal, ascending; a gap is records another database took."""
+        rows = self.db.execute("SELECT seq FROM records WHERE device=? AND log_epoch=? ORDER BY seq", (device, log_epoch))
+        return [row[0] for row in rows]
+
     def journals(self):
         """Every (device, log_epoch) with records."""
         return self.db.execute("SELECT DISTINCT device, log_epoch FROM records ORDER BY device, log_epoch").fetchall()
