@@ -16,12 +16,14 @@ from pathlib import Path
 import platformdirs
 
 from croupier.paths import firmware_dir
+from croupier.rules.engine import HOST_GAMES
 
 MANIFEST = "manifest.json"
 SOURCE_ONLY = {"main.py", "boot.py"}  # run by name at boot: must stay .py
-# Pure rules modules only the laptop plays (Mau-Mau against the computer): the box never
-# offers that game, so they stay off its flash (`new` answers that it is not available).
-HOST_ONLY = {"croupier/rules/maumau_match.py", "croupier/rules/maumau_bots.py", "croupier/rules/prng.py"}
+# Pure rules modules only the laptop plays (Mau-Mau against the computer), and those only
+# they import: the box never offers those games, so they stay off its flash.
+HOST_ONLY = {"croupier/rules/%s.py" % game for game in HOST_GAMES} | {"croupier/rules/maumau_bots.py",
+                                                                     "croupier/rules/prng.py"}
 
 
 class BuildError(RuntimeError):

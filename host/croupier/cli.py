@@ -39,7 +39,10 @@ def add_port_option(parser):
 
 def add_db_option(parser):
     """--db for every command that reads or writes the database."""
-    parser.add_argument("--db", metavar="FILE", help="SQLite database (default: croupier.sqlite3 in your user data folder)")
+    from croupier.store import default_path
+
+    parser.add_argument("--db", metavar="FILE", help="SQLite database (default: %s, from $CROUPIER_DB when set, else "
+                        "croupier.sqlite3 in your user data folder)" % str(default_path()).replace("%", "%%"))
 
 
 def game_name(text):
@@ -88,6 +91,19 @@ def main(argv=None):
         return 130
     except BrokenPipeError:
         return _reader_gone()
+    except RuntimeError as exc:
+        if not _is_user_error(exc):
+            raise
+        print("croupier %s: %s" % (args.command, exc), file=sys.stderr)
+        return 1
+
+
+def _is_user_error(exc):
+    """A virtual board that cannot run (no interpreter, no pystone offline, a busy --link) is
+    the user's to fix, and its message says how: one line, wherever a command let it through."""
+    from croupier.sim.toolchain import SimError
+
+    return isinstance(exc, SimError)
 
 
 def _reader_gone():

@@ -13,14 +13,15 @@ def seat_names(lineup):
     return ["Bot %d (strength %d)" % (seat + 1, strength) for seat, strength in enumerate(lineup)]
 
 
-def play_rounds(lineup, rounds, seed, first=0):
+def play_rounds(lineup, rounds, seed, first=0, progress=None):
     """Rounds first .. first+rounds-1 of the tournament of seed: {"rounds", "lineup", "won",
     "points"}. won[i]: rounds seat i went out first; points[i]: the points seat i lost, as a
     negative total. Round r is a fresh game opened by seat r % seats. Each deal is played
     once from every seat (duplicate play: the deal goes round from the opening seat, so the
     same shuffle gives every seat each hand in turn), which takes much of the cards' luck out
     of the comparison. Seeds derive from (seed, r), so any slice of rounds can be played
-    apart (in another process) and summed with merged()."""
+    apart (in another process) and summed with merged(). progress(done, rounds), when given,
+    is told after each round."""
     seats = len(lineup)
     won = [0] * seats
     points = [0] * seats
@@ -31,6 +32,8 @@ def play_rounds(lineup, rounds, seed, first=0):
         won[play_round(game, bots, Rng(mix(seed, r // seats, 0)))] += 1
         for seat in range(seats):
             points[seat] += game.view(seat)["scores"][seat]
+        if progress:
+            progress(r - first + 1, rounds)
     return {"rounds": rounds, "lineup": list(lineup), "won": won, "points": points}
 
 

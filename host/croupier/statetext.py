@@ -1,7 +1,10 @@
-"""A game state (the protocol's `state` object) and its effects in one line a person reads.
+"""A game state (the protocol's `state` object) and its effects in one line a person reads:
+what the box's play screen shows, the cards owed and the direction included.
 
-    lobo77 round 1 · total 12 · Bob to play · Ann tokens 3 · Bob tokens 2 · Cy out
+    lobo77 round 1 · total 12 · Bob to play 2 cards · clockwise · Ann tokens 3 · Bob tokens 2 · Cy out
 """
+from croupier.rules.maumau_match import SYMBOLS
+
 # What each game counts per player, in the order shown (a game shows those it has).
 PLAYER_FIELDS = ("tokens", "penalties", "score", "markers", "hand")
 
@@ -18,9 +21,22 @@ def summary(state) -> str:
         parts.append("game over: %s" % (" and ".join(winners) + (" wins" if len(winners) == 1 else " win")
                                          if winners else "no winner"))
     else:
-        parts.append("%s to play" % players[state["turn"]]["name"])
+        parts.append("%s to play%s" % (players[state["turn"]]["name"], _owed(state)))
+        parts.append("clockwise" if state["dir"] == 1 else "counter-clockwise")
+        if state.get("suit"):  # Mau-Mau: the suit a jack wished
+            parts.append("jack wished %s" % SYMBOLS[state["suit"]])
     parts.extend(_player(p) for p in players)
     return " · ".join(parts)
+
+
+def _owed(state):
+    """What the player on turn owes beyond one card, as the box shows it (x2, "one more
+    card", +4 from stacked 7s)."""
+    if state.get("second_card"):  # Lobo 77, between the two cards of a two-card turn
+        return " one more card"
+    if state.get("draw"):  # Mau-Mau
+        return " a 7 or draw %d" % state["draw"]
+    return " %d cards" % state["owed"] if state["owed"] > 1 else ""
 
 
 def _player(player):

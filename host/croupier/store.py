@@ -5,6 +5,7 @@ reflashed board (new log_epoch) gets a fresh key space instead of colliding with
 """
 import contextlib
 import json
+import os
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
@@ -83,9 +84,10 @@ def short_refs(games):
 
 
 def default_path() -> Path:
+    """The database when no --db names one: $CROUPIER_DB, else one in the user's data folder."""
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("croupier")) / "croupier.sqlite3"
+    return Path(os.environ.get("CROUPIER_DB") or Path(platformdirs.user_data_dir("croupier")) / "croupier.sqlite3")
 
 
 # The columns every Croupier database has had, in every schema version: what tells one
@@ -201,6 +203,11 @@ class Store:
         rows = self.db.execute(sql + " ORDER BY seq", params)
         return [[seq, t, gid, kind, json.loads(data)] + ([[boot, ms]] if boot is not None else [])
                 for seq, t, gid, kind, data, boot, ms in rows]
+
+    def seqs(self, device, log_epoch):
+        """The seqs held of a journal, ascending; a gap is records another database took."""
+        rows = self.db.execute("SELECT seq FROM records WHERE device=? AND log_epoch=? ORDER BY seq", (device, log_epoch))
+        return [row[0] for row in rows]
 
     def journals(self):
         """Every (device, log_epoch) with records."""

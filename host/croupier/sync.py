@@ -192,6 +192,8 @@ class SyncReport:
         self.games = []          # game rows saved
         self.refused = []        # ReplayError
         self.orphans = []        # ids of games whose start another database acknowledged
+        self.cut = []            # ids of this database's games whose middle another one took
+        self.missed = None       # (first, last) seqs acknowledged by another host, never here
         self.acked = None
 
     def lines(self):
@@ -200,6 +202,12 @@ class SyncReport:
         if self.orphans:
             out.append("kept, without rebuilding, the records of game(s) %s: their beginning was synced to "
                        "another database and deleted from the board" % ", ".join(map(str, self.orphans)))
+        if self.missed:
+            out.append("records %d-%d were acknowledged by another database (or a `croupier hil` run), not "
+                       "here: a game begun here that went on in them stays as last synced (`croupier games`: "
+                       "went on elsewhere)" % self.missed)
+        if self.cut:
+            out.append("kept, without rebuilding, the later records of game(s) %s" % ", ".join(map(str, self.cut)))
         out += ["REFUSED %s" % err for err in self.refused]
         if self.acked is not None:
             out.append("acknowledged to the board: every record up to seq %d" % self.acked)
@@ -207,14 +215,15 @@ class SyncReport:
 
 
 def _rebuild(store, device, log_epoch, pulled, current):
-    """(rebuilt games, refusals, orphan game ids) for the games `pulled` touches. `current` is
-    (game id, state) of the board's current game when the newest pulled record is its, else None."""
+    """(rebuilt games, refusals, orphan game ids, cut game ids) for the games `pulled` touches.
+    `current` is (game id, state) of the board's current game when the newest pulled record
+    is its, else None."""
     by_game = {}
     for gid in {r[2] for r in pulled}:
         by_game[gid] = store.records(device, log_epoch, gid)
     for rec in pulled:
         by_game[rec[2]].append(rec)
-    rebuilt, refused, orphans = [], [], []
+    rebuilt, refused, orphans, cut = [], [], [], []
     for gid in sorted(by_game):
         if by_game[gid][0][0] != gid:
             # A game's id is the seq of its `new` record. When that seq never reached this
@@ -222,11 +231,17 @@ def _rebuild(store, device, log_epoch, pulled, current):
             # records are kept, but the game cannot be rebuilt here.
             orphans.append(gid)
             continue
+        seqs = [r[0] for r in by_game[gid]]
+        if seqs[-1] - seqs[0] != len(seqs) - 1:
+            # A game's records follow each other. Some are missing here: another database
+            # acknowledged them (report.missed). Kept, but no faithful replay.
+            cut.append(gid)
+            continue
         try:
             rebuilt.append(replay(by_game[gid], current[1] if current and current[0] == gid else None))
         except ReplayError as err:
             refused.append(err)
-    return rebuilt, refused, orphans
+    return rebuilt, refused, orphans, cut
 
 
 def sync(link, store, on_page=None, now=None):
@@ -238,7 +253,11 @@ def sync(link, store, on_page=None, now=None):
     link.call("clock", epoch=int(now if now is not None else time.time()))
     report = SyncReport(device, log_epoch)
     stored_last = store.synced_upto(device, log_epoch)
+    # Records another host acknowledged are its own (a `croupier hil` run acknowledges its
+    # test games so that no database takes them): never pulled here.
     start = max(0 if stored_last is None else stored_last + 1, hello.get("acked", 0) + 1)
+    if stored_last is not None and start > stored_last + 1:
+        report.missed = (stored_last + 1, start - 1)
     page_max, ahead = _page_size(hello)
     pulled = pull(link, log_epoch, start, on_page, page_max, ahead, hello["last_seq"])
     state = link.call("state").get("state")
@@ -246,7 +265,7 @@ def sync(link, store, on_page=None, now=None):
     newest = pulled[-1] if pulled else None
     current = (newest[2], state) if state is not None and newest and newest[0] == hello["last_seq"] else None
     while True:
-        rebuilt, refused, report.orphans = _rebuild(store, device, log_epoch, pulled, current)
+        rebuilt, refused, report.orphans, report.cut = _rebuild(store, device, log_epoch, pulled, current)
         if not refused:
             break
         report.refused = report.refused or refused

@@ -20,3 +20,10 @@ def test_a_keyword_that_matches_no_test_says_so():
     status, output = croupier("hil", "-k", "no_such_test_anywhere")
     assert status != 0
     assert "croupier hil: no test matches -k 'no_such_test_anywhere'" in output
+
+
+def test_the_run_shows_each_file_and_the_count_of_tests_done():
+    status, output = croupier("hil", "-k", "without_crc or terminal_enter")
+    assert status == 0, output
+    progress = [line for line in output.splitlines() if line.split()[:1] and line.split()[0].endswith("test_protocol.py")]
+    assert progress and progress[0].split()[1:] == ["..", "[2/2]"], output

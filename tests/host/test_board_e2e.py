@@ -50,6 +50,7 @@ def test_flash_command_twice_copies_nothing_the_second_time(vboard, capsys, tmp_
     assert main(["flash", "--port", vboard.port]) == 0
     out = capsys.readouterr().out
     assert "0 file(s) copied, 0 stale removed" in out and "board answers: fw" in out
+    assert "nothing to copy" in out and "0/0" not in out  # no bar counting nothing
 
 
 def test_sync_stores_exactly_the_boards_records_once_then_acks(vboard, tmp_path, capsys):

@@ -143,6 +143,8 @@ def test_a_card_the_rules_forbid_is_refused_with_the_reason(db):
         await pilot.pause()
         assert shown(app, "#message") == refused.value.reason
         assert "does not go on" in refused.value.reason or "wished" in refused.value.reason
+        assert ("%s does not go on %s" % (face(card), face(view["pile"][-1])) in shown(app, "#message")
+                or "wished" in refused.value.reason)  # the suits as the cards show them, not 2h
         assert app.session.game.state() == before  # nothing changed: still the person's turn
         assert app.session.persons_turn()
 

@@ -70,3 +70,29 @@ def test_bad_options_get_a_one_line_error(capsys, args, words):
     code, out, err = tournament(capsys, *args)
     assert code == 2 and out == ""
     assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_tournament_on_a_terminal_shows_the_rounds_played(tmp_path):
+    # stderr a terminal, stdout piped: the bar counts the rounds there, the output is the JSON alone
+    import os
+    import subprocess
+    import sys
+
+    controller, terminal = os.openpty()
+    done = subprocess.Popen([sys.executable, "-m", "croupier.cli", "play", "maumau", "--tournament", "--rounds", "40",
+                             "--lineup", "1,1", "--json"], stdout=subprocess.PIPE, stderr=terminal, text=True)
+    os.close(terminal)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # the process ended: the terminal is gone
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(controller)
+    out = done.stdout.read()
+    assert done.wait(timeout=60) == 0
+    assert json.loads(out)["rounds"] == 40
+    assert b"playing rounds" in shown and b"40/40" in shown, shown

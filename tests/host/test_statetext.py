@@ -12,7 +12,7 @@ def test_no_game():
 
 def test_a_fresh_lobo77_game():
     state = new_game("lobo77", ["Ann", "Bob"]).state()
-    assert statetext.summary(state) == "lobo77 round 1 · total 0 · Bob to play · Ann tokens 3 · Bob tokens 3"
+    assert statetext.summary(state) == "lobo77 round 1 · total 0 · Bob to play · clockwise · Ann tokens 3 · Bob tokens 3"
 
 
 @pytest.mark.parametrize("game", sorted(DECKS))  # the box's games

@@ -232,10 +232,13 @@ def test_lobo77_rule_7_a_two_card_turn_plays_at_least_one_card():
     assert not g.second_card_owed()
     illegal(g, "end", "at least one card")
     assert fields(g, "turn owed total") == (2, 2, 0)
+    assert "second_card" not in g.state()
     play(g, "5")
     assert g.second_card_owed() and fields(g, "turn owed") == (2, 1)
+    assert g.state()["second_card"] is True  # the state says it too: a host shows "one more card"
     play(g, "end")
     assert not g.second_card_owed() and fields(g, "turn owed") == (0, 1)
+    assert "second_card" not in g.state()
 
 
 def test_lobo77_rule_7_end_outside_a_two_card_turn_is_illegal():

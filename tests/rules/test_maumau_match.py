@@ -89,7 +89,7 @@ def test_match_turned_up_action_cards_are_covered_without_effect():
 def test_match_same_suit_or_same_rank():
     g = table(turned=["5d"])
     assert "5h" in g.legal() and "Kd" in g.legal() and "7h" not in g.legal()
-    assert "does not go on 5d" in illegal(g, "7h").reason
+    assert "7\u2665 does not go on 5\u2666" in illegal(g, "7h").reason  # the suits as the cards show them
     g.play("5h")  # same rank
     assert g.state()["turn"] == 1
     g.play("5s")  # same rank again
@@ -163,7 +163,7 @@ def test_match_ace_plays_one_more_card_or_draws_one():
     g.play("Ah")
     s = g.state()
     assert (s["turn"], s["ace"]) == (0, True)
-    assert "does not go on Ah" in illegal(g, "Kd").reason
+    assert "does not go on A\u2665" in illegal(g, "Kd").reason
     g.play("7h")  # the extra card, on the ace
     s = g.state()
     assert (s["turn"], s["ace"], s["draw"]) == (1, False, 2)

@@ -25,6 +25,9 @@ GAMES = {
     "duo": (2, 2),
     "maumau_match": (2, 5),  # Mau-Mau with hidden hands, against the computer (host only)
 }
+# The games only the laptop plays: their modules stay off the box's flash (croupier.build),
+# so a box neither lists nor starts them.
+HOST_GAMES = ("maumau_match",)
 
 MAX_NAME = 24  # characters; the OLED and the 1 KB protocol frame both want short names
 # Round-start checkpoints kept besides the initial state: undo within the last two rounds

@@ -29,6 +29,12 @@ class Game(Engine):
         self.starter = 1
         self.pair = False
 
+    def state(self):
+        state = Engine.state(self)
+        if self.second_card_owed():  # only then: a finished game's `end` record stays as it was
+            state["second_card"] = True
+        return state
+
     def _player(self, seat, player):
         player["tokens"] = self.tokens[seat]
 

@@ -13,6 +13,7 @@ GAME = "maumau_match"
 HAND = 7
 SUITS = ("h", "d", "s", "c")
 SUIT_NAMES = {"h": "hearts", "d": "diamonds", "s": "spades", "c": "clubs"}
+SYMBOLS = {"h": "\u2665", "d": "\u2666", "s": "\u2660", "c": "\u2663"}  # as the laptop shows the cards
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ACTION = ("7", "8", "9", "J", "A")  # a turned-up action card is covered by the next card
 COPIES = 2  # a double 52-card deck
@@ -39,6 +40,13 @@ def rank(card):
 
 def suit(card):
     return card[-1]
+
+
+def face(card):
+    """The card as the laptop shows it, its suit a symbol: 7h -> 7 and a heart (a jack's
+    wish, Jc:h, left out). Reasons name cards so; the notation (docs/cards.md) stays letters."""
+    card = card.split(":")[0]
+    return rank(card) + SYMBOLS[suit(card)]
 
 
 def full_deck():
@@ -247,7 +255,7 @@ class Game(Seated):
         if card not in ORDER:
             raise Illegal("unknown card %s; cards are written like 10h, Qs, Jc:h" % shown(text))
         if card not in self.hands[self.turn]:
-            raise Illegal("%s does not hold %s" % (self.names[self.turn], card))
+            raise Illegal("%s does not hold %s" % (self.names[self.turn], face(card)))
         if self.draw:
             if rank(card) != "7":
                 raise Illegal("draw %d or answer with a 7" % self.draw)
@@ -260,7 +268,7 @@ class Game(Seated):
             return "%s wished: play %s or a jack" % (SUIT_NAMES[self.wish], SUIT_NAMES[self.wish])
         top = self.pile[-1]
         return "%s does not go on %s: play %s, a %s or a jack, or draw" % (
-            card, top, SUIT_NAMES[suit(top)], rank(top))
+            face(card), face(top), SUIT_NAMES[suit(top)], rank(top))
 
     def _parse_deck(self, text):
         deck = text.split(",")

@@ -49,12 +49,14 @@ def output_path(name, suffix=None):
 
 
 @contextmanager
-def progress_bar(description, total=None):
-    """A rich progress bar; yields update(done, total) for the work to call."""
+def progress_bar(description, total=None, stderr=False):
+    """A rich progress bar (on stderr: the output stays the result alone); yields
+    update(done, total) for the work to call."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  transient=False) as bar:
+                  transient=False, console=Console(stderr=stderr)) as bar:
         task = bar.add_task(description, total=total)
 
         def update(done, new_total=None):

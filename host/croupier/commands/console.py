@@ -2,7 +2,8 @@
 
 One command a line; a bad line or a refused card prints one `error:` line on stderr and
 changes nothing. Reading from a pipe, no prompt is printed, so the output is only the
-board's answers; the exit status is 1 when any line failed.
+board's answers, and each error names its line (`error: line 3: ...`); the exit status is
+1 when any line failed.
 """
 import json
 import sys
@@ -34,7 +35,8 @@ class Console:
         self.link, self.out, self.err = link, out, err
         self.failed = False
 
-    def run_line(self, line):
+    def run_line(self, line, number=None):
+        """Run one line; `number`, the line's in a script, is named in its error."""
         from croupier.link import LinkError, LinkTimeout
 
         self._show_events()  # cards keyed on the box since the last line
@@ -47,7 +49,8 @@ class Console:
             raise  # the board stopped answering: no use reading on
         except (Usage, LinkError) as exc:  # refused, or a request too long to send
             self.failed = True
-            print("error: %s" % exc, file=self.err, flush=True)
+            where = "" if number is None else "line %d: " % number
+            print("error: %s%s" % (where, exc), file=self.err, flush=True)
 
     def _dispatch(self, cmd, args):
         if cmd not in FORMS:
@@ -128,13 +131,14 @@ def _fits(form, args):
 
 
 def _lines(stdin):
-    """The lines to run: with a prompt on a terminal, bare from a pipe or file."""
+    """(line number, line) to run: numbered from a pipe or file, bare (None) with a prompt on
+    a terminal, where an error follows the line it is about."""
     if not stdin.isatty():
-        yield from stdin
+        yield from enumerate(stdin, 1)
         return
     while True:
         try:
-            yield input(PROMPT)
+            yield None, input(PROMPT)
         except EOFError:
             print()
             return
@@ -152,6 +156,6 @@ def run(args):
             print("board %s %s, firmware %s; %s" % (info["board"], info["device"], info["fw"], USAGE))
             print(statetext.summary(link.call("state")["state"]))
         link.events.clear()  # the boot event, events from before
-        for line in _lines(sys.stdin):
-            console.run_line(line)
+        for number, line in _lines(sys.stdin):
+            console.run_line(line, number)
     return 1 if console.failed else 0

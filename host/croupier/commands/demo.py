@@ -5,6 +5,8 @@ Cards are drawn from a deck-like mix; now and then a card that costs a token is 
 a game ends after a few dozen cards instead of hundreds.
 """
 import random
+import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -122,5 +124,15 @@ def run(args):
     print("database:     %s" % store.path)
     print("final screen: %s" % screen)
     print("charts:       %s, %s" % (chart, lobo_chart))
-    print("done in %.1f s; try: croupier standings --db %s" % (time.monotonic() - started, store.path))
+    print("done in %.1f s; try: %s standings --db %s" % (time.monotonic() - started, this_croupier(), store.path))
     return 1 if report.refused else 0
+
+
+def this_croupier():
+    """How to run this croupier again from here: `croupier` when PATH finds this very script;
+    else its path as it was started (after `make demo`: .venv/bin/croupier, not on PATH)."""
+    script = Path(sys.argv[0])
+    if script.name != "croupier":  # python -m croupier.cli
+        return "%s -m croupier.cli" % sys.executable
+    found = shutil.which("croupier")
+    return "croupier" if found and Path(found).resolve() == script.resolve() else str(script)

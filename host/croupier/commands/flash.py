@@ -1,4 +1,5 @@
 """`croupier flash`: deploy the firmware (only changed files), optionally MicroPython first."""
+from contextlib import ExitStack
 from pathlib import Path
 
 from croupier.cli import add_db_option, add_port_option
@@ -97,6 +98,22 @@ def check_micropython(port, staging, just_written):
     print("the board runs MicroPython %s" % board.version)
 
 
+def _copy_progress(stack):
+    """deploy's progress(kind, done, total): a bar, opened on `stack` once there are files to
+    copy; with none, one line saying so instead of a bar counting 0 of 0."""
+    updates = []
+
+    def progress(kind, done, total):
+        if not total:
+            print("nothing to copy: the board's firmware files match the build")
+        elif not updates:
+            updates.append(stack.enter_context(progress_bar("copying firmware files", total)))
+        if updates:
+            updates[0](done, total)
+
+    return progress
+
+
 @reports_errors
 def run(args):
     from croupier.build import BuildError, build_firmware, read_manifest
@@ -120,8 +137,8 @@ def run(args):
         if image is not None:
             write_micropython(port, image, args)
         check_micropython(port, staging, just_written=image is not None)
-        with progress_bar("copying firmware files") as update:
-            report = deploy(port, staging, manifest, progress=lambda kind, done, total: update(done, total))
+        with ExitStack() as bar:
+            report = deploy(port, staging, manifest, progress=_copy_progress(bar))
     print("%d file(s) copied, %d stale removed, %d unchanged; board answers: fw %s, board %s, device %s"
           % (len(report.copied), len(report.removed), report.unchanged, report.hello.get("fw"),
              report.hello.get("board"), report.hello.get("device")))

@@ -61,12 +61,26 @@ def run(args):
         return 2
     from croupier.maumau_tournament import play_rounds
 
-    result = play_rounds(strengths, args.rounds, args.seed)
+    with rounds_progress(args.rounds) as progress:
+        result = play_rounds(strengths, args.rounds, args.seed, progress=progress)
     if args.json:
         print(json.dumps(result))
     else:
         report(result)
     return 0
+
+
+def rounds_progress(rounds):
+    """A bar of the rounds played, on stderr when that is a terminal (a long tournament is
+    not silent); piped or redirected, nothing but the result."""
+    import contextlib
+    import sys
+
+    from croupier.commands.common import progress_bar
+
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    return progress_bar("playing rounds", total=rounds, stderr=True)
 
 
 def report(result):

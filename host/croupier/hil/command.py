@@ -39,8 +39,11 @@ def pytest_args(args):
     """The pytest command line for these options: the packaged suite, our plugin, no repo config."""
     from croupier.hil import PLUGIN, SUITE_DIR
 
+    # Progress as it goes: each file's name, then a dot per test and the count done so far
+    # (-v: a line per test); bare dots said nothing for a minute.
     argv = [str(SUITE_DIR), "-p", PLUGIN, "-p", "no:cacheprovider", "-c", os.devnull,
-            "--rootdir", str(SUITE_DIR), "--strict-markers", "-rN", "-v" if args.verbose else "-q"]
+            "--rootdir", str(SUITE_DIR), "--strict-markers", "-rN", "--no-header",
+            "-o", "console_output_style=count"] + (["-v"] if args.verbose else [])
     options = [("--port", args.port), ("-k", args.keyword), ("--hil-transcripts", args.transcripts),
                ("--hil-timeout", args.timeout), ("--hil-firmware", args.firmware), ("--hil-heap", args.heap), ("--pace", args.pace),
                ("--junitxml", args.junitxml), ("--hil-db", args.db)]
@@ -88,6 +91,14 @@ def run(args):
         except LinkError as exc:  # said in one line here, not in pytest's exit banner
             print("croupier hil: %s" % exc, file=sys.stderr)
             return REFUSED if isinstance(exc, Refused) else NO_BOARD
+    elif args.pace == "esp32":
+        from croupier.sim import SimError, pystone
+
+        try:
+            pystone.source()  # the paced board's gauge, fetched once: offline, one line, not pytest's banner
+        except SimError as exc:
+            print("croupier hil: %s" % exc, file=sys.stderr)
+            return NO_BOARD
     status = int(pytest.main(pytest_args(args)))
     if status == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("croupier hil: no test matches -k %r" % args.keyword if args.keyword else "croupier hil: no tests to run",

@@ -17,22 +17,15 @@ from croupier.commands.common import open_store, reports_errors
 from croupier.play.session import DEFAULT_LIMIT, DEFAULT_NAME, MAX_OPPONENTS, PERSON, Session
 from croupier.rules import Illegal
 from croupier.rules.engine import MAX_NAME, check_options
-from croupier.rules.maumau_match import SUIT_NAMES, Game, rank, suit
+from croupier.rules.maumau_match import SUIT_NAMES, SYMBOLS, Game, face
 from croupier.rules.prng import MASK
 
-SYMBOLS = {"h": "♥", "d": "♦", "s": "♠", "c": "♣"}
 # A few words per strength (docs/rules.md "Computer players" says what each one does).
 STRENGTH_NAMES = {1: "random", 2: "lays what fits", 3: "keeps its jacks", 4: "wishes its suit",
                   5: "looks ahead"}
 DEFAULT_STRENGTH = 3
 CARD_KEYS = "1234567890"  # pick the first ten cards of the hand
 SECOND_PERSON = {"lays": "lay", "draws": "draw", "is": "are", "wishes": "wish"}
-
-
-def face(card):
-    """7h -> 7♥ (a jack's wish, Jc:h, left out)."""
-    card = card.split(":")[0]
-    return rank(card) + SYMBOLS[suit(card)]
 
 
 def button(label, id, variant="default"):
