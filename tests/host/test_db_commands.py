@@ -121,6 +121,14 @@ def test_plots_are_png_files(db, tmp_path, capsys):
     assert "no game '9'" in capsys.readouterr().err
 
 
+def test_plot_game_names_its_file_after_the_game(db, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for number in (["1"], ["2"], []):  # none: the latest, game 3
+        assert main(["plot", "game"] + number + ["--db", db]) == 0
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == ["croupier-game-%d.png" % n for n in (1, 2, 3)]
+    assert "chart written to croupier-game-2.png" in capsys.readouterr().out
+
+
 def test_an_empty_database_says_so(tmp_path, capsys):
     empty = tmp_path / "empty.sqlite3"
     Store(empty).close()  # what a first sync of an empty board leaves
