@@ -3,6 +3,7 @@ import math
 from pathlib import Path
 
 from croupier.dates import show
+from croupier.statetext import BOX_WORDS
 from croupier.stats import label
 
 
@@ -54,8 +55,10 @@ def standings_chart(rows, path, title="Standings"):
 
 # -- one game -------------------------------------------------------------------------------
 TITLES = {"lobo77": "Lobo 77", "basta": "BASTA", "maumau": "Mau-Mau", "maumau_match": "Mau-Mau against the computer", "factors": "Factor race", "duo": "Two-player sums"}
-# Where a round of the racing games ends: the total a card must reach to bust.
-BUST_LINES = {"lobo77": (77, "77: bust"), "basta": (50, "50: over it is a bust")}
+# Where a round of the racing games ends: the total a card must reach to bust, and what the
+# chart calls a bust (in BASTA, the box's words).
+BUST_LINES = {"lobo77": (77, "77: bust"), "basta": (50, "50: over it, a penalty")}
+BUSTS = {"lobo77": "bust", "basta": BOX_WORDS[("basta", "bust")][0] + ": a penalty"}
 LABEL_OFFSET = (0, 7)  # points: a bust label above its mark
 LABEL_STEP = 9  # points: a bust label raised above what it would overprint
 BUST_MARK_SIZE = 70  # points squared (matplotlib's scatter s)
@@ -147,7 +150,7 @@ def _race_chart(plt, game):
             ys += [float("nan"), 0]
     total_ax.plot(xs, ys, color="#2a6f97", linewidth=1.5, gid="total")
     styles = {"doublet": ("D", 40, "#f4a259", "doublet"),
-              "bust": ("X", BUST_MARK_SIZE, "#c0392b", "bust"),
+              "bust": ("X", BUST_MARK_SIZE, "#c0392b", BUSTS[game["game"]]),
               "basta": ("*", 120, "#6a4c93", "Basta!")}
     for kind, at in marks_at.items():
         if at:

@@ -188,3 +188,10 @@ def test_a_winning_computer_player_reads_once_in_brackets_in_the_legend():
     assert "%s (computer 3), won" % winner["name"] in texts
     assert not any(") (" in text for text in texts)
 
+
+def test_basta_charts_say_over_50_and_penalty_as_the_box_does():
+    game = rebuilt("basta", THREE)
+    assert steps_with(game, "bust")
+    texts = figure_texts(plots.game_figure(game, number=1))
+    assert "OVER 50: a penalty" in texts and "50: over it, a penalty" in texts
+    assert not any("bust" in text.lower() for text in texts)
