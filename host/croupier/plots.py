@@ -4,7 +4,7 @@ from pathlib import Path
 
 from croupier.dates import show
 from croupier.statetext import BOX_WORDS
-from croupier.stats import label
+from croupier.stats import KIND_NAMES, label
 
 
 def _pyplot():
@@ -34,9 +34,8 @@ def _save(fig, path):
 
 
 def standings_chart(rows, path, title="Standings"):
-    """Grouped bars per player: games played and won, with the win rate written above."""
-    if not rows:
-        raise ValueError("no finished games yet: nothing to chart (run `croupier sync` first)")
+    """Grouped bars per player (rows: at least one): games played and won, with the win rate
+    written above."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(rows)), 4))
     xs = range(len(rows))
@@ -54,7 +53,7 @@ def standings_chart(rows, path, title="Standings"):
 
 
 # -- one game -------------------------------------------------------------------------------
-TITLES = {"lobo77": "Lobo 77", "basta": "BASTA", "maumau": "Mau-Mau", "maumau_match": "Mau-Mau against the computer", "factors": "Factor race", "duo": "Two-player sums"}
+TITLES = dict(KIND_NAMES, maumau_match="Mau-Mau against the computer", factors="Factor race", duo="Two-player sums")
 # Where a round of the racing games ends: the total a card must reach to bust, and what the
 # chart calls a bust (in BASTA, the box's words).
 BUST_LINES = {"lobo77": (77, "77: bust"), "basta": (50, "50: over it, a penalty")}

@@ -1,9 +1,12 @@
 """Standings and summaries computed from rebuilt games (store.Store.games()). Pure functions."""
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from croupier.scoring import MEASURES
 # A game type counted with another under --game: Mau-Mau against the computer is Mau-Mau.
 FAMILY = {"maumau_match": "maumau"}
+# Each game kind as a sentence names it.
+KIND_NAMES = {"lobo77": "Lobo 77", "basta": "BASTA", "maumau": "Mau-Mau", "maumau_match": "computer Mau-Mau",
+              "factors": "factor race", "duo": "two-player sums"}
 
 
 def finished(games, game_type=None):
@@ -47,6 +50,19 @@ def standings(games, kind=None):
             if how == "mean":
                 row[key] = row[key] / row["games"]
     return sorted(rows.values(), key=lambda r: (-r["win_rate"], -r["wins"], r["name"]))
+
+
+def holdings(games):
+    """What `games` are, for a sentence: `3 Lobo 77 games (1 playing) and 1 computer Mau-Mau
+    game`; unfinished ones counted by status."""
+    parts = []
+    for kind in kinds(games):
+        of_kind = [g for g in games if g["game"] == kind]
+        unfinished = Counter(g["status"] for g in of_kind if g["status"] != "over")
+        parts.append("%d %s game%s" % (len(of_kind), KIND_NAMES.get(kind, kind), "" if len(of_kind) == 1 else "s")
+                     + (" (%s)" % ", ".join("%d %s" % (unfinished[s], s) for s in sorted(unfinished))
+                        if unfinished else ""))
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
 
 
 def head_to_head(games):

@@ -13,6 +13,7 @@ from PIL import Image
 from journal_records import BASTA, LOBO, fill_database, journal, stamped
 from croupier.cli import main
 from croupier.commands.demo import script_game
+from croupier.play.session import Session
 from croupier.store import Store
 from croupier.sync import replay
 
@@ -136,7 +137,24 @@ def test_an_empty_database_says_so(tmp_path, capsys):
         assert main(command + ["--db", str(empty)]) == 0
         assert "no " in capsys.readouterr().out
     assert main(["plot", "standings", "--db", str(empty), "--out", str(tmp_path / "x.png")]) == 1
-    assert "no finished games yet" in capsys.readouterr().err
+    assert "no games in %s yet (run `croupier sync`)" % empty in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_a_database_without_what_was_asked_says_what_it_holds(db, tmp_path, capsys):
+    holds = "the database holds 1 BASTA game and 2 Lobo 77 games (1 playing)"
+    assert main(["games", "--db", db, "--status", "abandoned"]) == 0
+    assert capsys.readouterr().out == "no abandoned games; %s\n" % holds
+    assert main(["standings", "--db", db, "--game", "maumau"]) == 0
+    assert capsys.readouterr().out == "no finished Mau-Mau games; %s\n" % holds
+    computer = str(tmp_path / "computer.sqlite3")
+    with Store(computer) as store:
+        Session(store, [1], seed=1).quit()  # one game against the computer, quit at once
+    holds = "the database holds 1 computer Mau-Mau game (1 abandoned)"
+    assert main(["standings", "--db", computer]) == 0
+    assert capsys.readouterr().out == "no finished games; %s\n" % holds
+    assert main(["plot", "standings", "--db", computer, "--out", str(tmp_path / "x.png")]) == 1
+    assert "no finished games to chart; %s" % holds in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
 
 

@@ -68,7 +68,7 @@ def test_a_whole_headless_game_is_saved_and_listed_by_games_and_standings(db, ca
         out = capsys.readouterr().out
         assert "Mia" in out and "Ada (computer 1)" in out and "Alan (computer 3)" in out
     assert main(["standings", "--db", db, "--game", "lobo77"]) == 0
-    assert "no finished games" in capsys.readouterr().out
+    assert "no finished Lobo 77 games; the database holds 1 computer Mau-Mau game\n" == capsys.readouterr().out
 
 
 def test_the_next_game_numbers_its_records_on_in_the_same_journal(db):
