@@ -80,7 +80,7 @@ def head_to_head(games):
 
 def by_game_type(games):
     """Per game type: played, finished, abandoned, and per finished game the average number of
-    cards and rounds."""
+    cards and rounds (None without a finished game: there is no average)."""
     rows = {}
     for g in games:
         row = rows.setdefault(g["game"], {"game": g["game"], "played": 0, "over": 0, "abandoned": 0,
@@ -93,5 +93,5 @@ def by_game_type(games):
             row["rounds"] += g["final_state"].get("round") or 0
     for row in rows.values():
         for key in ("cards", "rounds"):
-            row[key] = row[key] / row["over"] if row["over"] else 0.0
+            row[key] = row[key] / row["over"] if row["over"] else None
     return [rows[k] for k in sorted(rows)]

@@ -158,6 +158,14 @@ def test_a_database_without_what_was_asked_says_what_it_holds(db, tmp_path, caps
     assert not (tmp_path / "x.png").exists()
 
 
+def test_stats_gives_no_average_for_a_kind_without_a_finished_game(db, capsys):
+    with Store(db) as store:
+        Session(store, [1], seed=1).quit()
+    assert main(["stats", "--db", db]) == 0
+    [row] = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("maumau_match")]
+    assert row == ["maumau_match", "1", "0", "1", "-", "-"]
+
+
 def test_the_default_database_lives_in_the_user_data_folder(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     default = tmp_path / "croupier" / "croupier.sqlite3"

@@ -21,6 +21,11 @@ def run(args):
         return 0
     print_table("Games by type (averages per finished game)",
                 ["game", "played", "finished", "abandoned", "cards", "rounds"],
-                [(r["game"], r["played"], r["over"], r["abandoned"], "%.1f" % r["cards"], "%.1f" % r["rounds"])
+                [(r["game"], r["played"], r["over"], r["abandoned"], _average(r["cards"]), _average(r["rounds"]))
                  for r in rows])
     return 0
+
+
+def _average(value):
+    """An average to one decimal; "-" for none (no finished game of that type)."""
+    return "-" if value is None else "%.1f" % value
