@@ -1,8 +1,10 @@
 """PNG charts (matplotlib, Agg backend: no display needed)."""
+import math
 from pathlib import Path
 
 from croupier.dates import show
-from croupier.stats import label
+from croupier.statetext import BOX_WORDS
+from croupier.stats import KIND_NAMES, label
 
 
 def _pyplot():
@@ -15,11 +17,12 @@ def _pyplot():
 
 
 def _whole_numbers(ax, which="y"):
-    """Ticks on whole numbers only (no 0.25 cards, no half tokens)."""
+    """Ticks on whole numbers only (no 0.25 cards, no half tokens), even when the axis spans a
+    single value (a game without a finished round): then one tick."""
     from matplotlib.ticker import MaxNLocator
 
     for axis in which:
-        getattr(ax, axis + "axis").set_major_locator(MaxNLocator(integer=True))
+        getattr(ax, axis + "axis").set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
 
 
 def _save(fig, path):
@@ -31,9 +34,8 @@ def _save(fig, path):
 
 
 def standings_chart(rows, path, title="Standings"):
-    """Grouped bars per player: games played and won, with the win rate written above."""
-    if not rows:
-        raise ValueError("no finished games yet: nothing to chart (run `croupier sync` first)")
+    """Grouped bars per player (rows: at least one): games played and won, with the win rate
+    written above."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(rows)), 4))
     xs = range(len(rows))
@@ -51,9 +53,14 @@ def standings_chart(rows, path, title="Standings"):
 
 
 # -- one game -------------------------------------------------------------------------------
-TITLES = {"lobo77": "Lobo 77", "basta": "BASTA", "maumau": "Mau-Mau", "maumau_match": "Mau-Mau against the computer", "factors": "Factor race", "duo": "Two-player sums"}
-# Where a round of the racing games ends: the total a card must reach to bust.
-BUST_LINES = {"lobo77": (77, "77: bust"), "basta": (50, "50: over it is a bust")}
+TITLES = dict(KIND_NAMES, maumau_match="Mau-Mau against the computer", factors="Factor race", duo="Two-player sums")
+# Where a round of the racing games ends: the total a card must reach to bust, and what the
+# chart calls a bust (in BASTA, the box's words).
+BUST_LINES = {"lobo77": (77, "77: bust"), "basta": (50, "50: over it, a penalty")}
+BUSTS = {"lobo77": "bust", "basta": BOX_WORDS[("basta", "bust")][0] + ": a penalty"}
+LABEL_OFFSET = (0, 7)  # points: a bust label above its mark
+LABEL_STEP = 9  # points: a bust label raised above what it would overprint
+BUST_MARK_SIZE = 70  # points squared (matplotlib's scatter s)
 PLAYER_MARKERS = "osD^vP*X"
 OVERLAP = 0.02  # of the meter's range between players' lines, so equal counts stay apart
 SHIFT_NOTE = "lines drawn a little\napart where equal"
@@ -86,7 +93,7 @@ def _meter_lines(ax, game, xs, series, ylabel, step=True):
         ys = [row[seat] + shift if seat < len(row) and row[seat] is not None else float("nan") for row in series]
         marked = [i for i in range(len(ys)) if not step or i == 0 or ys[i] != ys[i - 1]]
         style = dict(marker=PLAYER_MARKERS[seat % len(PLAYER_MARKERS)], markevery=marked,
-                     label=label(player) + (" (won)" if player["won"] else ""), gid="meter:%d" % seat)
+                     label=label(player) + (", won" if player["won"] else ""), gid="meter:%d" % seat)
         if step:
             ax.step(xs, ys, where="post", **style)
         else:
@@ -141,7 +148,8 @@ def _race_chart(plt, game):
             xs += [x, x]  # the next round starts from 0 at the same card: a gap, not a fall
             ys += [float("nan"), 0]
     total_ax.plot(xs, ys, color="#2a6f97", linewidth=1.5, gid="total")
-    styles = {"doublet": ("D", 40, "#f4a259", "doublet"), "bust": ("X", 70, "#c0392b", "bust"),
+    styles = {"doublet": ("D", 40, "#f4a259", "doublet"),
+              "bust": ("X", BUST_MARK_SIZE, "#c0392b", BUSTS[game["game"]]),
               "basta": ("*", 120, "#6a4c93", "Basta!")}
     for kind, at in marks_at.items():
         if at:
@@ -150,7 +158,10 @@ def _race_chart(plt, game):
                              label=legend, gid=kind)
     for x, reached, seat in marks_at["bust"]:
         total_ax.annotate("%s %s" % (names[seat] if seat is not None else "", reached), (x, reached),
-                          textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8, color="#c0392b")
+                          textcoords="offset points", xytext=LABEL_OFFSET, ha="center", fontsize=8, color="#c0392b",
+                          gid="bust_label", zorder=5, arrowprops=dict(  # a leader line, once raised
+                              arrowstyle="-", color="#c0392b", linewidth=0.5, shrinkA=0,
+                              shrinkB=math.sqrt(BUST_MARK_SIZE) / 2))
     line = BUST_LINES.get(game["game"])
     if line:
         total_ax.axhline(line[0], color="#c0392b", linestyle="--", linewidth=0.8, label=line[1])
@@ -203,6 +214,46 @@ def _rounds_chart(plt, game):
 CHARTS = {"lobo77": _race_chart, "basta": _race_chart}
 
 
+def _labels_apart(fig):
+    """Raise each bust label (a leader line to its mark) above the bust marks and the earlier
+    labels it would overprint (busts a few cards apart), measured on the figure as _save lays
+    it out; the axis grows to hold them."""
+    fig.tight_layout()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        labels = sorted((t for t in ax.texts if t.get_gid() == "bust_label"), key=lambda t: t.xy[0])
+        for _ in range(5):  # a taller axis moves the marks: place the labels again
+            _raise_labels(labels, renderer)
+            over = max([_text_box(t, renderer).y1 - ax.bbox.y1 for t in labels] + [0])
+            if not over:
+                break
+            low, high = ax.get_ylim()
+            ax.set_ylim(low, high + (over + LABEL_STEP) / ax.bbox.height * (high - low))
+
+
+def _raise_labels(labels, renderer):
+    from matplotlib.transforms import Bbox
+
+    half = renderer.points_to_pixels(math.sqrt(BUST_MARK_SIZE)) / 2
+    placed = []
+    for text in labels:  # each mark's square
+        x, y = text.axes.transData.transform(text.xy)
+        placed.append(Bbox.from_extents(x - half, y - half, x + half, y + half))
+    for text in labels:
+        text.xyann = LABEL_OFFSET
+        while any(_text_box(text, renderer).overlaps(box) for box in placed):
+            text.xyann = (text.xyann[0], text.xyann[1] + LABEL_STEP)
+        placed.append(_text_box(text, renderer))
+
+
+def _text_box(label, renderer):
+    """Where a label's text is drawn, in pixels (its leader line left out)."""
+    from matplotlib.text import Text
+
+    label.update_positions(renderer)
+    return Text.get_window_extent(label, renderer)
+
+
 def game_figure(game, number=None):
     """The matplotlib figure of one game, in the chart that fits its kind. number: the game's
     number in `croupier games`, for the title."""
@@ -212,6 +263,7 @@ def game_figure(game, number=None):
     plt = _pyplot()
     fig = CHARTS.get(game["game"], _rounds_chart)(plt, game)
     fig.suptitle(_title(game, number), fontsize=11)
+    _labels_apart(fig)
     return fig
 
 

@@ -45,12 +45,21 @@ def _player(player):
     return " ".join([player["name"]] + ["%s %s" % (field, player[field]) for field in PLAYER_FIELDS if field in player])
 
 
-def effects(effect_list, players) -> str:
-    """`doublet Ann, bust Bob`, or "" when nothing happened beyond the card."""
-    return ", ".join(_effect(e, players) for e in effect_list)
+# An effect told in the box's words where they are not its kind's name (the announcements of
+# firmware croupier/ui/games/*.py TEXTS): {(game, kind): (title, what befalls the player)}.
+BOX_WORDS = {("basta", "bust"): ("OVER 50", "{} takes a penalty")}
 
 
-def _effect(effect, players):
-    seat = effect.get("seat")
+def effects(effect_list, state) -> str:
+    """What the card in `state` (the state after it) did: `doublet Ann, bust Bob`, in BASTA
+    `OVER 50: Bob takes a penalty`; "" when nothing happened beyond the card."""
+    return ", ".join(_effect(e, state) for e in effect_list)
+
+
+def _effect(effect, state):
+    players, seat = state["players"], effect.get("seat")
     name = players[seat]["name"] if isinstance(seat, int) and 0 <= seat < len(players) else None
+    words = BOX_WORDS.get((state["game"], effect["kind"]))
+    if words:
+        return "%s: %s" % (words[0], words[1].format(name)) if name else words[0]
     return effect["kind"].replace("_", " ") + (" " + name if name else "")

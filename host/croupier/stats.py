@@ -1,9 +1,12 @@
 """Standings and summaries computed from rebuilt games (store.Store.games()). Pure functions."""
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from croupier.scoring import MEASURES
 # A game type counted with another under --game: Mau-Mau against the computer is Mau-Mau.
 FAMILY = {"maumau_match": "maumau"}
+# Each game kind as a sentence names it.
+KIND_NAMES = {"lobo77": "Lobo 77", "basta": "BASTA", "maumau": "Mau-Mau", "maumau_match": "computer Mau-Mau",
+              "factors": "factor race", "duo": "two-player sums"}
 
 
 def finished(games, game_type=None):
@@ -49,6 +52,19 @@ def standings(games, kind=None):
     return sorted(rows.values(), key=lambda r: (-r["win_rate"], -r["wins"], r["name"]))
 
 
+def holdings(games):
+    """What `games` are, for a sentence: `3 Lobo 77 games (1 playing) and 1 computer Mau-Mau
+    game`; unfinished ones counted by status."""
+    parts = []
+    for kind in kinds(games):
+        of_kind = [g for g in games if g["game"] == kind]
+        unfinished = Counter(g["status"] for g in of_kind if g["status"] != "over")
+        parts.append("%d %s game%s" % (len(of_kind), KIND_NAMES.get(kind, kind), "" if len(of_kind) == 1 else "s")
+                     + (" (%s)" % ", ".join("%d %s" % (unfinished[s], s) for s in sorted(unfinished))
+                        if unfinished else ""))
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+
+
 def head_to_head(games):
     """{(a, b): [games together, games a won]} for every ordered pair of players who met."""
     table = defaultdict(lambda: [0, 0])
@@ -64,7 +80,7 @@ def head_to_head(games):
 
 def by_game_type(games):
     """Per game type: played, finished, abandoned, and per finished game the average number of
-    cards and rounds."""
+    cards and rounds (None without a finished game: there is no average)."""
     rows = {}
     for g in games:
         row = rows.setdefault(g["game"], {"game": g["game"], "played": 0, "over": 0, "abandoned": 0,
@@ -77,5 +93,5 @@ def by_game_type(games):
             row["rounds"] += g["final_state"].get("round") or 0
     for row in rows.values():
         for key in ("cards", "rounds"):
-            row[key] = row[key] / row["over"] if row["over"] else 0.0
+            row[key] = row[key] / row["over"] if row["over"] else None
     return [rows[k] for k in sorted(rows)]

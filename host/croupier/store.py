@@ -51,6 +51,10 @@ CREATE TABLE IF NOT EXISTS computer_seats (
 
 GAME_COLUMNS = ("device", "log_epoch", "game_id", "game", "status", "started", "ended", "options", "final_state", "timeline")
 DATE_COLUMNS = ("started_min", "started_max", "ended_min", "ended_max")
+# What games() reads into DATE_COLUMNS: a game dated exactly (started, ended) is bounded by that
+# moment. The laptop's games are: their records carry the laptop's own clock, and no sync dates them.
+DATE_BOUNDS = ("COALESCE(started_min, started)", "COALESCE(started_max, started)",
+               "COALESCE(ended_min, ended)", "COALESCE(ended_max, ended)")
 RESULT_COLUMNS = ("seat", "name", "won", "measures")
 JSON_COLUMNS = ("options", "final_state", "timeline")
 
@@ -288,7 +292,7 @@ class Store:
         """Games oldest first, each a dict of GAME_COLUMNS and DATE_COLUMNS plus `players`
         (list of result dicts, each with `computer`: the strength of a computer
         player, else None). Oldest by the latest each game can have started."""
-        sql = "SELECT %s FROM games" % ",".join(GAME_COLUMNS + DATE_COLUMNS)
+        sql = "SELECT %s FROM games" % ",".join(GAME_COLUMNS + DATE_BOUNDS)
         params = []
         if status:
             sql += " WHERE status=?"
@@ -301,7 +305,7 @@ class Store:
             player["measures"] = json.loads(player["measures"])
             players.setdefault(row[:3], []).append(player)
         games = []
-        for row in self.db.execute(sql + " ORDER BY COALESCE(started_max, started_min, 0), device, log_epoch, game_id", params):
+        for row in self.db.execute(sql + " ORDER BY COALESCE(%s, %s, 0), device, log_epoch, game_id" % (DATE_BOUNDS[1], DATE_BOUNDS[0]), params):
             game = dict(zip(GAME_COLUMNS + DATE_COLUMNS, row))
             for c in JSON_COLUMNS:
                 game[c] = json.loads(game[c])

@@ -151,7 +151,7 @@ def test_extra_arguments_are_refused(db, tmp_path, capsys):
         assert "unrecognized arguments: more" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command, default", [(["plot"], "croupier-standings.png, croupier-game.png"),
+@pytest.mark.parametrize("command, default", [(["plot"], "croupier-standings.png, croupier-game-N.png"),
                                               (["screenshot"], "croupier-screen.png")])
 def test_help_names_the_default_output_file(command, default, capsys):
     with pytest.raises(SystemExit):

@@ -13,6 +13,7 @@ from PIL import Image
 from journal_records import BASTA, LOBO, fill_database, journal, stamped
 from croupier.cli import main
 from croupier.commands.demo import script_game
+from croupier.play.session import Session
 from croupier.store import Store
 from croupier.sync import replay
 
@@ -121,6 +122,14 @@ def test_plots_are_png_files(db, tmp_path, capsys):
     assert "no game '9'" in capsys.readouterr().err
 
 
+def test_plot_game_names_its_file_after_the_game(db, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for number in (["1"], ["2"], []):  # none: the latest, game 3
+        assert main(["plot", "game"] + number + ["--db", db]) == 0
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == ["croupier-game-%d.png" % n for n in (1, 2, 3)]
+    assert "chart written to croupier-game-2.png" in capsys.readouterr().out
+
+
 def test_an_empty_database_says_so(tmp_path, capsys):
     empty = tmp_path / "empty.sqlite3"
     Store(empty).close()  # what a first sync of an empty board leaves
@@ -128,8 +137,33 @@ def test_an_empty_database_says_so(tmp_path, capsys):
         assert main(command + ["--db", str(empty)]) == 0
         assert "no " in capsys.readouterr().out
     assert main(["plot", "standings", "--db", str(empty), "--out", str(tmp_path / "x.png")]) == 1
-    assert "no finished games yet" in capsys.readouterr().err
+    assert "no games in %s yet (run `croupier sync`)" % empty in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_database_without_what_was_asked_says_what_it_holds(db, tmp_path, capsys):
+    holds = "the database holds 1 BASTA game and 2 Lobo 77 games (1 playing)"
+    assert main(["games", "--db", db, "--status", "abandoned"]) == 0
+    assert capsys.readouterr().out == "no abandoned games; %s\n" % holds
+    assert main(["standings", "--db", db, "--game", "maumau"]) == 0
+    assert capsys.readouterr().out == "no finished Mau-Mau games; %s\n" % holds
+    computer = str(tmp_path / "computer.sqlite3")
+    with Store(computer) as store:
+        Session(store, [1], seed=1).quit()  # one game against the computer, quit at once
+    holds = "the database holds 1 computer Mau-Mau game (1 abandoned)"
+    assert main(["standings", "--db", computer]) == 0
+    assert capsys.readouterr().out == "no finished games; %s\n" % holds
+    assert main(["plot", "standings", "--db", computer, "--out", str(tmp_path / "x.png")]) == 1
+    assert "no finished games to chart; %s" % holds in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_stats_gives_no_average_for_a_kind_without_a_finished_game(db, capsys):
+    with Store(db) as store:
+        Session(store, [1], seed=1).quit()
+    assert main(["stats", "--db", db]) == 0
+    [row] = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("maumau_match")]
+    assert row == ["maumau_match", "1", "0", "1", "-", "-"]
 
 
 def test_the_default_database_lives_in_the_user_data_folder(tmp_path, monkeypatch, capsys):

@@ -388,3 +388,77 @@ def test_a_strong_computer_player_thinks_in_a_worker_thread_while_the_screen_ans
         assert moved_in == {threading.main_thread()}, "the moves were made on the UI thread"
 
     run(app, steps)
+
+
+def screen_lines(app):
+    """The terminal's lines as drawn (Textual's compositor: what the person sees)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def on_screen(lines, region):
+    """The text the screen shows in region, one string per row."""
+    return [lines[y][region.x:region.right] for y in range(region.y, region.bottom)]
+
+
+def check_table_readable(app):
+    """Every card of the person's hand shows its key and its face, and the log's last line
+    shown is the newest move. Returns True when the table showed a wished suit or a pending
+    draw while the log held more moves than it has room for."""
+    lines = screen_lines(app)
+    height = len(lines) - 1  # the footer's row
+    hand = app.session.view()["hand"]
+    for i, card in enumerate(hand):
+        region = app.screen.query_one("#card-%d" % i).region
+        assert region.bottom <= height and region.right <= len(lines[0]), "card %d is off screen" % i
+        key = CARD_KEYS[i] if i < len(CARD_KEYS) else ""
+        assert on_screen(lines, region)[0].strip() == ("%s %s" % (key, face(card))).strip(), \
+            "card %d reads %r" % (i, on_screen(lines, region))
+    log = app.screen.query_one("#moves")
+    region = log.scrollable_content_region
+    assert region.height >= 2 and region.bottom <= height, "the log has room for 2 moves at least"
+    shown = [line.rstrip() for line in on_screen(lines, region)]
+    while shown and not shown[-1]:
+        shown.pop()
+    assert shown and shown[-1] == app.moves[-1][:region.width].rstrip(), \
+        "the log shows %r, the newest move is %r" % (shown[-3:], app.moves[-1])
+    table = str(app.screen.query_one("#table").content)
+    return ("Wished suit" in table or "Pending draw" in table) and len(app.moves) > region.height
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_at_80x24_and_up_every_card_is_readable_and_the_log_shows_the_newest_move(db, size):
+    """Four opponents (the most lines above the log), the person drawing to 12 cards (two rows
+    of the hand, cards beyond the keys), then playing on: checked after every move."""
+    app = MauMauApp(db, seed=6, delay=0)
+    crowded, held = [], []
+
+    async def steps(pilot):
+        await pilot.press("plus")  # 4 opponents
+        await pilot.click("#start")
+        await pilot.pause()
+        for _ in range(400):
+            if held and crowded.count(True) >= 3:
+                break
+            if isinstance(app.screen, RoundScreen):
+                await pilot.press("n")
+                await pilot.pause()
+            elif not isinstance(app.screen, TableScreen):
+                break
+            elif app.session.persons_turn() and len(app.session.view()["hand"]) < 12 and not held:
+                await pilot.press("d")
+                await pilot.pause()
+            elif app.session.persons_turn():
+                await move(pilot)
+            else:
+                await settle(pilot)
+            if isinstance(app.screen, TableScreen):
+                crowded.append(check_table_readable(app))
+                if len(app.session.view()["hand"]) >= 12:
+                    held.append(len(app.session.view()["hand"]))
+        assert held, "the person held 12 cards"
+        assert crowded.count(True) >= 3, "seed 6: a wished suit or a pending draw beside a full log"
+
+    async def main():
+        async with app.run_test(size=size) as pilot:
+            await steps(pilot)
+    asyncio.run(main())

@@ -1,11 +1,16 @@
 """The match against the computer without a screen (play.session), its journal in the store,
 and the games it saves as `croupier games` and `croupier standings` list them."""
+import csv
+import io
 import os
 import sqlite3
+import time
 
 import pytest
 
+from croupier import plots
 from croupier.cli import main
+from croupier.dates import iso
 from croupier.play.journal import DEVICE
 from croupier.play.session import PERSON, Session
 from croupier.rules import Illegal
@@ -63,7 +68,7 @@ def test_a_whole_headless_game_is_saved_and_listed_by_games_and_standings(db, ca
         out = capsys.readouterr().out
         assert "Mia" in out and "Ada (computer 1)" in out and "Alan (computer 3)" in out
     assert main(["standings", "--db", db, "--game", "lobo77"]) == 0
-    assert "no finished games" in capsys.readouterr().out
+    assert "no finished Lobo 77 games; the database holds 1 computer Mau-Mau game\n" == capsys.readouterr().out
 
 
 def test_the_next_game_numbers_its_records_on_in_the_same_journal(db):
@@ -205,3 +210,30 @@ def test_a_person_out_at_the_limit_watches_the_computer_players_play_on(db):
             session.play("draw")
         assert session.play_out() and session.over
         assert PERSON not in session.game.winners and session.saved["status"] == "over"
+
+
+def test_games_against_the_computer_are_dated_exactly_in_every_listing(db, utc, capsys, tmp_path, monkeypatch):
+    """The laptop knows the time: games, standings, the CSV export and a chart's title say when
+    a game started and ended, to the minute (the export to the second)."""
+    from croupier import plots
+
+    moments = iter(range(1_796_066_520, 1_796_066_520 + 100_000, 7))  # 2026-11-30 19:22 UTC, 7 s a move
+    with Store(db) as store:
+        session = Session(store, [1, 1], seed=21, clock=lambda: next(moments))
+        play_to_the_end(session)
+        records = session.journal.records()
+    started, ended = records[0][1], records[-1][1]
+    assert ended - started > 60
+    day, last = (time.strftime("%Y-%m-%d %H:%M", time.gmtime(t)) for t in (started, ended))
+    assert day == "2026-11-30 19:22"
+    assert main(["games", "--db", db]) == 0
+    assert day in capsys.readouterr().out
+    assert main(["standings", "--db", db]) == 0
+    assert "%s to %s" % (day, last) in capsys.readouterr().out
+    assert main(["export", "--db", db]) == 0
+    [row] = [r for r in csv.DictReader(io.StringIO(capsys.readouterr().out)) if r["seat"] == "0"]
+    assert (row["started"], row["ended"]) == (iso(started), iso(ended))
+    titles = []
+    monkeypatch.setattr(plots, "_save", lambda fig, out: titles.append(fig.texts[0].get_text()) or out)
+    assert main(["plot", "game", "1", "--db", db, "--out", str(tmp_path / "g.png")]) == 0
+    assert "(%s)" % day in titles[0]

@@ -145,3 +145,53 @@ def test_a_maumau_player_who_joins_starts_their_line_at_the_score_they_joined_wi
     [cy] = by_gid(ax, "meter:2")
     ys = list(cy.get_ydata())
     assert math.isnan(ys[0]) and abs(ys[1] - -30) < 5 and abs(ys[2] - -80) < 5  # joined with the worst score
+
+
+def figure_texts(fig):
+    """Every text a figure shows: titles, labels, legends, annotations."""
+    return [t.get_text() for t in fig.findobj(lambda artist: hasattr(artist, "get_text"))]
+
+
+def test_labels_of_busts_a_card_apart_do_not_overprint_each_other_or_the_marks():
+    """120 cards without a bust, then three busts in a row: at this scale their labels stack."""
+    game = rebuilt("lobo77", LOBO, cards=["10", "-10"] * 60 + ["77", "80", "90"])
+    fig = plots.game_figure(game, number=1)
+    fig.tight_layout()  # as _save lays it out
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    total_ax = fig.axes[0]
+    labels = [t for t in total_ax.texts if t.get_gid() == "bust_label"]
+    assert [t.get_text() for t in labels] == ["Ben 77", "Cleo 80", "Dev 90"]
+    boxes = [plots._text_box(t, renderer) for t in labels]
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[:i])
+    [marks] = by_gid(total_ax, "bust")
+    for x, y in total_ax.transData.transform(marks.get_offsets()):
+        assert not any(box.contains(x, y) for box in boxes), "a label covers a bust's mark"
+    assert all(box.y1 <= total_ax.bbox.y1 for box in boxes), "every label inside the chart"
+
+
+@pytest.mark.parametrize("kind", ["maumau", "maumau_match"])
+def test_a_maumau_game_without_a_finished_round_counts_rounds_in_whole_numbers(kind):
+    game = rebuilt(kind, THREE, cards=[])
+    fig = plots.game_figure(game, number=1)
+    fig.canvas.draw()
+    [ax] = fig.axes
+    low, high = ax.get_xlim()
+    assert [t for t in ax.get_xticks() if low <= t <= high] == [0]
+
+
+def test_a_winning_computer_player_reads_once_in_brackets_in_the_legend():
+    game = rebuilt("maumau", THREE)
+    winner = next(p for p in game["players"] if p["won"])
+    winner["computer"] = 3
+    texts = figure_texts(plots.game_figure(game, number=1))
+    assert "%s (computer 3), won" % winner["name"] in texts
+    assert not any(") (" in text for text in texts)
+
+
+def test_basta_charts_say_over_50_and_penalty_as_the_box_does():
+    game = rebuilt("basta", THREE)
+    assert steps_with(game, "bust")
+    texts = figure_texts(plots.game_figure(game, number=1))
+    assert "OVER 50: a penalty" in texts and "50: over it, a penalty" in texts
+    assert not any("bust" in text.lower() for text in texts)

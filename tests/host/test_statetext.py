@@ -29,5 +29,29 @@ def test_a_finished_game_names_its_winners_and_who_is_out(game):
     assert "to play" not in text
     for player in state["players"]:
         assert (player["name"] + " out") in text if player["out"] else player["name"] + " " in text
-    said = statetext.effects(effects, state["players"])
+    said = statetext.effects(effects, state)
     assert "game end" in said  # the last card ended it, and the summary of effects says so
+
+
+def test_basta_tells_a_card_over_50_in_the_boxs_words():
+    engine = new_game("basta", ["Ann", "Bob"])
+    engine.play("30")
+    effects = engine.play("25")  # Bob: 55
+    said = statetext.effects(effects, engine.state())
+    assert said.startswith("OVER 50: Bob takes a penalty") and "bust" not in said
+    lobo = new_game("lobo77", ["Ann", "Bob"])
+    assert statetext.effects(lobo.play("80"), lobo.state()).startswith("bust Bob")
+
+
+def test_the_boxs_words_are_the_firmwares():
+    """BOX_WORDS quotes the announcements of firmware croupier/ui/games/*.py (TEXTS)."""
+    import ast
+    from pathlib import Path
+
+    import croupier
+
+    for (game, kind), words in statetext.BOX_WORDS.items():
+        source = Path(croupier.__file__).parent / "firmware" / "croupier" / "ui" / "games" / (game + ".py")
+        [texts] = [node.value for node in ast.parse(source.read_text()).body
+                   if isinstance(node, ast.Assign) and [t.id for t in node.targets] == ["TEXTS"]]
+        assert ast.literal_eval(texts)[kind] == words

@@ -32,6 +32,16 @@ def open_store(args, readonly=False):
     return Store(args.db or default_path(), readonly=readonly)
 
 
+def none_found(what, games, path):
+    """The line for a command that found no `what` ("finished BASTA games") among `games`, all
+    the games of the database at `path`: an empty one says how to fill it, another what it holds."""
+    from croupier.stats import holdings
+
+    if not games:
+        return "no games in %s yet (run `croupier sync`)" % path
+    return "no %s; the database holds %s" % (what, holdings(games))
+
+
 def output_path(name, suffix=None):
     """The file an `--out` option names, as it will be written: `suffix` (".png") added when
     the name has none, and required when it has one. Its folder must exist: a typo must not

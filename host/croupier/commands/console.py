@@ -96,7 +96,7 @@ class Console:
     def _played(self, answer):
         from croupier import statetext
 
-        said = statetext.effects(answer["effects"], answer["state"]["players"])
+        said = statetext.effects(answer["effects"], answer["state"])
         if said:
             self._say(said)
         self._show_state(answer["state"])

@@ -1,6 +1,6 @@
 """`croupier games`: every game in the database, oldest first, with its number for `plot game N`."""
 from croupier.cli import add_db_option
-from croupier.commands.common import open_store, print_table, reports_errors
+from croupier.commands.common import none_found, open_store, print_table, reports_errors
 from croupier.dates import CAPTION as DATES_CAPTION, show
 from croupier.store import game_ref, short_refs
 from croupier.stats import label
@@ -38,7 +38,7 @@ def run(args):
         rows.append((number, show(g["started_min"], g["started_max"]), GAME_LABELS.get(g["game"], g["game"]), players, status,
                      len(g["timeline"]["points"]) - 1, refs[game_ref(g)]))
     if not rows:
-        print("no games in %s yet (run `croupier sync`)" % store.path)
+        print(none_found("%s games" % args.status, games, store.path))
         return 0
     caption = DATES_CAPTION + ("\n" + ELSEWHERE_CAPTION if any(row[4] == ELSEWHERE for row in rows) else "")
     print_table("Games (* = winner)", ["#", "started", "game", "players", "status", "cards", "id"], rows,

@@ -1,9 +1,9 @@
 """`croupier plot`: PNG charts of the standings or of one game."""
 from croupier.cli import add_db_option
-from croupier.commands.common import open_store, output_path, reports_errors
+from croupier.commands.common import none_found, open_store, output_path, reports_errors
 
 HELP = "draw PNG charts: `plot standings` or `plot game N` (N from `croupier games`)"
-DEFAULT_OUT = "croupier-%s.png"  # per chart
+DEFAULT_OUT = {"standings": "croupier-standings.png", "game": "croupier-game-%d.png"}  # game: its number
 
 
 def add_arguments(parser):
@@ -12,7 +12,7 @@ def add_arguments(parser):
     parser.add_argument("game", nargs="?", help="for `game`: its number or id in `croupier games` (default: the latest)")
     parser.add_argument("--out", metavar="FILE.png",
                         help="where to write the chart (default: %s, %s)"
-                             % (DEFAULT_OUT % "standings", DEFAULT_OUT % "game"))
+                             % (DEFAULT_OUT["standings"], DEFAULT_OUT["game"].replace("%d", "N")))
 
 
 @reports_errors
@@ -22,15 +22,20 @@ def run(args):
 
     if args.chart == "standings" and args.game is not None:
         raise ValueError("`plot standings` takes no game (%r): the standings cover every finished game" % args.game)
-    path = output_path(args.out or DEFAULT_OUT % args.chart, ".png")
     with open_store(args, readonly=True) as store:
+        games = store.games()
         if args.chart == "standings":
-            plots.standings_chart(standings(finished(store.games())), path)
+            rows = standings(finished(games))
+            if not rows:
+                raise ValueError(none_found("finished games to chart", games, store.path))
+            path = output_path(args.out or DEFAULT_OUT["standings"], ".png")
+            plots.standings_chart(rows, path)
         else:
-            games = store.games()
             if not games:
-                raise ValueError("no games in %s yet (run `croupier sync`)" % store.path)
+                raise ValueError(none_found("games", games, store.path))
             game = store.find_game(args.game, games) if args.game else games[-1]
-            plots.game_chart(game, path, number=games.index(game) + 1)
+            number = games.index(game) + 1
+            path = output_path(args.out or DEFAULT_OUT["game"] % number, ".png")
+            plots.game_chart(game, path, number=number)
     print("chart written to %s" % path)
     return 0

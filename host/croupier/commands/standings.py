@@ -1,7 +1,7 @@
 """`croupier standings`: per player results over finished games, per game kind in its own
 measures, and head-to-head."""
 from croupier.cli import add_db_option, game_name
-from croupier.commands.common import open_store, print_table, reports_errors
+from croupier.commands.common import none_found, open_store, print_table, reports_errors
 
 HELP = "standings per player (games, wins, win rate; per game kind its own counts) and head-to-head"
 
@@ -60,12 +60,14 @@ def print_standings(games):
 
 @reports_errors
 def run(args):
-    from croupier.stats import finished
+    from croupier.stats import KIND_NAMES, finished
 
     with open_store(args, readonly=True) as store:
-        games = finished(store.games(), args.game)
+        every = store.games()
+    games = finished(every, args.game)
     if not games:
-        print("no finished games in %s yet (run `croupier sync`)" % store.path)
+        kind = KIND_NAMES[args.game] + " " if args.game else ""
+        print(none_found("finished %sgames" % kind, every, store.path))
         return 0
     print_standings(games)
     return 0

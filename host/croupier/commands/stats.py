@@ -1,6 +1,6 @@
 """`croupier stats`: how the games go, per game type."""
 from croupier.cli import add_db_option
-from croupier.commands.common import open_store, print_table, reports_errors
+from croupier.commands.common import none_found, open_store, print_table, reports_errors
 
 HELP = "per game type: games played, finished, abandoned; cards and rounds per game"
 
@@ -14,12 +14,18 @@ def run(args):
     from croupier.stats import by_game_type
 
     with open_store(args, readonly=True) as store:
-        rows = by_game_type(store.games())
+        games = store.games()
+    rows = by_game_type(games)
     if not rows:
-        print("no games in %s yet (run `croupier sync`)" % store.path)
+        print(none_found("games", games, store.path))
         return 0
     print_table("Games by type (averages per finished game)",
                 ["game", "played", "finished", "abandoned", "cards", "rounds"],
-                [(r["game"], r["played"], r["over"], r["abandoned"], "%.1f" % r["cards"], "%.1f" % r["rounds"])
+                [(r["game"], r["played"], r["over"], r["abandoned"], _average(r["cards"]), _average(r["rounds"]))
                  for r in rows])
     return 0
+
+
+def _average(value):
+    """An average to one decimal; "-" for none (no finished game of that type)."""
+    return "-" if value is None else "%.1f" % value

@@ -28,19 +28,20 @@ CARD_KEYS = "1234567890"  # pick the first ten cards of the hand
 SECOND_PERSON = {"lays": "lay", "draws": "draw", "is": "are", "wishes": "wish"}
 
 
-def button(label, id, variant="default"):
-    """A button the mouse presses: the keys belong to the screens' shortcuts."""
-    widget = Button(label, id=id, variant=variant)
+def button(label, id, variant="default", compact=False):
+    """A button the mouse presses: the keys belong to the screens' shortcuts. compact: one
+    line high, without borders (the table's, so that 80x24 holds them and the log)."""
+    widget = Button(label, id=id, variant=variant, compact=compact)
     widget.can_focus = False
     return widget
 
 
-def button_pool(container, prefix, count):
+def button_pool(container, prefix, count, compact=False):
     """count buttons prefix-0 .. prefix-(count-1) in container (mounting the missing ones;
     extra ones are hidden): buttons are reused, never remounted under the same id."""
     buttons = list(container.query(Button))
     for i in range(len(buttons), count):
-        buttons.append(button("", "%s-%d" % (prefix, i)))
+        buttons.append(button("", "%s-%d" % (prefix, i), compact=compact))
         container.mount(buttons[-1])
     for i, widget in enumerate(buttons):
         widget.display = i < count
@@ -184,6 +185,14 @@ class NewGameScreen(Screen):
 
 
 # --- the table --------------------------------------------------------------------------------
+class MoveLog(Log):
+    """The table's log, always on its newest line: also when it shrinks because the lines
+    above it grow (a wished suit, a pending draw), which leaves a Log where it was."""
+
+    def on_resize(self):
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+
 class TableScreen(Screen):
     AUTO_FOCUS = ""  # arrows, digits and Enter pick and play cards
     BINDINGS = [
@@ -208,16 +217,16 @@ class TableScreen(Screen):
     def compose(self) -> ComposeResult:
         yield text("players")
         yield text("table")
-        moves = Log(id="moves", max_lines=500)
+        moves = MoveLog(id="moves", max_lines=500)
         moves.can_focus = False
         yield moves
         yield text("message")
         yield Grid(id="hand")
         with Horizontal(id="actions"):
-            yield button("Draw (d)", "draw")
-            yield button("Mau! (m)", "mau", "warning")
+            yield button("Draw (d)", "draw", compact=True)
+            yield button("Mau! (m)", "mau", "warning", compact=True)
             for s in SYMBOLS:
-                yield button("%s %s" % (SYMBOLS[s], s), "wish-%s" % s)
+                yield button("%s %s" % (SYMBOLS[s], s), "wish-%s" % s, compact=True)
         yield Footer()
 
     def on_mount(self):
@@ -263,7 +272,7 @@ class TableScreen(Screen):
 
     def _show_hand(self, view):
         legal = set(move.split(":")[0] for move in view["legal"])
-        for i, widget in enumerate(button_pool(self.query_one("#hand", Grid), "card", len(self.cards))):
+        for i, widget in enumerate(button_pool(self.query_one("#hand", Grid), "card", len(self.cards), compact=True)):
             card = self.cards[i]
             key = CARD_KEYS[i] if i < len(CARD_KEYS) else " "
             widget.label = "%s %s" % (key, face(card))
@@ -489,9 +498,11 @@ class MauMauApp(App):
     #players, #table { padding: 0 1; margin-bottom: 1; height: auto; }
     #moves { height: 1fr; border: round $secondary; }
     #message { color: $warning; padding: 0 1; height: 1; }
-    #hand { grid-size: 12; grid-gutter: 0 1; height: auto; grid-rows: 3; padding: 0 1; }
-    #hand Button, #actions Button { min-width: 8; }
-    #actions { height: 3; }
+    /* a card is "1 10♥" and a space each side: 9 of them in a row fit 80 columns */
+    #hand { grid-size: 9; grid-columns: 7; grid-gutter: 0 1; height: auto; grid-rows: 1; padding: 0 1; }
+    #hand Button { min-width: 7; width: 7; }
+    #actions { height: 1; padding: 0 1; }
+    #actions Button { min-width: 8; margin-right: 1; }
     #leaves { height: auto; }
     #scores { padding: 0 1; margin-bottom: 1; height: auto; }
     """

@@ -145,7 +145,7 @@ class MirrorApp(BoardApp):
         self.state = message.state
         text = statetext.summary(message.state)
         if message.state and message.effects:
-            text = statetext.effects(message.effects, message.state["players"]) + " · " + text
+            text = statetext.effects(message.effects, message.state) + " · " + text
         self.query_one("#state", Static).update(text)
 
     def on_link_problem(self, message: LinkProblem):
