@@ -572,37 +572,13 @@ def open_serial(url, baudrate=115200):
 
 
 @contextlib.contextmanager
-def board_port(port_arg):
-    """Yield the serial port name to use: `sim` starts a fresh virtual board for the duration,
-    None picks the only connected board (see croupier.ports)."""
-    if port_arg == "sim":
-        from croupier.sim import SimError, VirtualBoard
-
-        try:
-            board = VirtualBoard().start()
-        except SimError as exc:
-            raise LinkError("cannot start a virtual board: %s" % exc) from exc
-        try:
-            yield board.port
-        finally:
-            board.close()
-        return
-    if port_arg is None:
-        from croupier.ports import pick_board
-
-        port_arg = pick_board()
-    yield port_arg
-
-
-@contextlib.contextmanager
-def connect(port_arg, transcript=None, timeout=DEFAULT_TIMEOUT):
-    """A Link to the board named by `--port` (path, pyserial URL, `sim` or None), once the
-    firmware has answered `hello` (kept in `link.info`)."""
-    with board_port(port_arg) as name:
-        port = open_serial(name)
-        try:
-            link = Link(port, transcript=transcript, timeout=timeout)
-            link.hello(within=BOOT_TIMEOUT)
-            yield link
-        finally:
-            port.close()
+def connect(name, transcript=None, timeout=DEFAULT_TIMEOUT):
+    """A Link over the serial port `name` (a device path or pyserial URL), once the firmware
+    has answered `hello` (kept in `link.info`)."""
+    port = open_serial(name)
+    try:
+        link = Link(port, transcript=transcript, timeout=timeout)
+        link.hello(within=BOOT_TIMEOUT)
+        yield link
+    finally:
+        port.close()

@@ -1,11 +1,12 @@
-"""What the device and database commands share: error reporting, the database, progress, tables."""
+"""What the device and database commands share: error reporting, the board of `--port`, the
+database, progress, tables."""
 import functools
 import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from croupier.link import LinkError
+from croupier.link import DEFAULT_TIMEOUT, LinkError
 
 
 def reports_errors(run):
@@ -22,6 +23,38 @@ def reports_errors(run):
             return 1
 
     return wrapper
+
+
+@contextmanager
+def board_port(port_arg):
+    """The serial port `--port` names, for the duration: `sim` starts a fresh virtual board,
+    None picks the only ESP32 board plugged in (croupier.ports); anything else is the port."""
+    if port_arg == "sim":
+        from croupier.sim import SimError, VirtualBoard
+
+        try:
+            board = VirtualBoard().start()
+        except SimError as exc:
+            raise LinkError("cannot start a virtual board: %s" % exc) from exc
+        try:
+            yield board.port
+        finally:
+            board.close()
+        return
+    if port_arg is None:
+        from croupier.ports import pick_board
+
+        port_arg = pick_board()
+    yield port_arg
+
+
+@contextmanager
+def connect_board(port_arg, timeout=DEFAULT_TIMEOUT):
+    """A Link to the board `--port` names (see board_port), once its firmware has answered hello."""
+    from croupier.link import connect
+
+    with board_port(port_arg) as name, connect(name, timeout=timeout) as link:
+        yield link
 
 
 def open_store(args, readonly=False):

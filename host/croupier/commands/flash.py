@@ -2,7 +2,7 @@
 from pathlib import Path
 
 from croupier.cli import add_db_option, add_port_option
-from croupier.commands.common import open_store, progress_bar, reports_errors
+from croupier.commands.common import board_port, open_store, progress_bar, reports_errors
 from croupier.link import LinkError
 
 HELP = "copy the firmware onto the board (only changed files, verified); --micropython writes MicroPython first"
@@ -102,7 +102,6 @@ def run(args):
     from croupier.build import BuildError, build_firmware, read_manifest
     from croupier.deploy import DeployError, deploy
     from croupier.esp_image import read_image
-    from croupier.link import board_port
 
     image = None
     if args.micropython:
