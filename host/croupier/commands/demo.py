@@ -93,7 +93,7 @@ def run(args):
     from croupier.commands.screenshot import settled_screen
     from croupier.commands.standings import print_standings
     from croupier.commands.sync import sync_with_progress
-    from croupier.sim.render import save_png
+    from croupier.oled_render import save_png
     from croupier.stats import finished
     from croupier.store import Store
 

@@ -45,7 +45,7 @@ def settled_screen(link, quiet=2.0, within=10.0):
 
 @reports_errors
 def run(args):
-    from croupier.sim.render import save_png
+    from croupier.oled_render import save_png
 
     if args.scale < 1 or args.scale > 16:
         raise ValueError("--scale must be from 1 to 16")
