@@ -22,6 +22,7 @@ import stat
 import time
 from collections import deque
 
+from croupier import port_registry
 from croupier.rules.canon import dumps as canon
 
 PROTO = 2
@@ -557,17 +558,38 @@ def check_port(name):
 
 
 def open_serial(url, baudrate=115200):
-    """Open a device path or any pyserial URL without toggling the ESP32 auto-reset lines."""
+    """Open a device path or any pyserial URL for this process alone (port_registry.hold, and
+    pyserial's exclusive flock, which mpremote and esptool also take), without toggling the
+    ESP32 auto-reset lines. The port's close() lets it go."""
     import serial
 
     check_port(url)
+    held = contextlib.ExitStack()
     try:
-        port = serial.serial_for_url(url, baudrate=baudrate, timeout=POLL, do_not_open=True)
+        held.enter_context(port_registry.hold(url))
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=POLL, do_not_open=True, exclusive=True)
         port.dtr = False
         port.rts = False
         port.open()
-    except (serial.SerialException, ValueError) as exc:
-        raise LinkError("cannot open %s: %s" % (url, exc)) from exc
+    except BaseException as exc:
+        held.close()
+        if isinstance(exc, port_registry.PortBusy):
+            raise LinkError(str(exc)) from None
+        if "exclusively lock" in str(exc):
+            raise LinkError("port busy: another program has %s open (mpremote, esptool, a serial terminal?)"
+                            % url) from None
+        if isinstance(exc, (serial.SerialException, ValueError)):
+            raise LinkError("cannot open %s: %s" % (url, exc)) from exc
+        raise
+    close = port.close
+
+    def close_and_let_go():
+        try:
+            close()
+        finally:
+            held.close()
+
+    port.close = close_and_let_go  # `with port:` and every caller's close() end the hold too
     return port
 
 

@@ -32,12 +32,15 @@ def board_port(port_arg):
     if port_arg == "sim":
         from croupier.sim import SimError, VirtualBoard
 
+        from croupier.port_registry import board_running
+
         try:
             board = VirtualBoard().start()
         except SimError as exc:
             raise LinkError("cannot start a virtual board: %s" % exc) from exc
         try:
-            yield board.port
+            with board_running(board):
+                yield board.port
         finally:
             board.close()
         return
@@ -96,7 +99,8 @@ def progress_bar(description, total=None):
         yield update
 
 
-TEXT_COLUMNS = ("name", "player", "game", "players", "status", "started", "id")
+TEXT_COLUMNS = ("name", "player", "game", "players", "status", "started", "id", "port", "ESP32 bridge", "description",
+                "link", "flash", "run by", "held by")
 WRAPPED_COLUMNS = ("players",)  # lists of names wrap between names; every other cell stays whole
 
 

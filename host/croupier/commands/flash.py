@@ -4,6 +4,7 @@ from pathlib import Path
 from croupier.cli import add_db_option, add_port_option
 from croupier.commands.common import board_port, open_store, progress_bar, reports_errors
 from croupier.link import LinkError
+from croupier.port_registry import hold
 
 HELP = "copy the firmware onto the board (only changed files, verified); --micropython writes MicroPython first"
 HELLO_WAIT = 3.0  # seconds the Croupier firmware gets to answer before the flash is erased
@@ -115,7 +116,8 @@ def run(args):
     except BuildError as exc:
         raise DeployError("the firmware does not build: %s" % exc) from exc
     manifest = read_manifest(staging)
-    with board_port(args.port) as port:
+    # held throughout: mpremote and esptool open the port in turn, and nothing may come between
+    with board_port(args.port) as port, hold(port):
         if image is not None:
             write_micropython(port, image, args)
         check_micropython(port, staging, just_written=image is not None)

@@ -61,6 +61,7 @@ def calibrate(args):
 
 
 def run(args):
+    from croupier.port_registry import board_running
     from croupier.sim import SimError
 
     if args.calibrate:
@@ -77,12 +78,13 @@ def run(args):
         print("croupier sim: %s" % exc, file=sys.stderr)
         return 1
     try:
-        if args.headless:
-            return _headless(board)
-        from croupier.sim.ui import SimApp
+        with board_running(board):  # listed by `croupier ports`
+            if args.headless:
+                return _headless(board)
+            from croupier.sim.ui import SimApp
 
-        SimApp(board).run()
-        return 0
+            SimApp(board).run()
+            return 0
     finally:
         board.close()
 
