@@ -47,6 +47,7 @@ SHORTEN = {"new": "use shorter or fewer names", "roster": "use shorter names", "
 # The `key` command's name of each keypad label that is not its own name (digits are).
 DIGITS = tuple("0123456789")
 KEY_NAMES = {"#": "ok", "*": "undo", "A": "a", "B": "b", "C": "c", "D": "menu"}
+NOT_SERIAL = "%s is not a serial device (it is %s): pass the board's port, e.g. /dev/ttyUSB0 (`croupier ports` lists them)"
 READ_NOTHING = ("the board has read nothing for %.1f s (stalled, or not the Croupier firmware); "
                 "nothing more was sent, so nothing was lost")
 
@@ -553,8 +554,20 @@ def check_port(name):
         raise LinkError("cannot look at %s: %s" % (name, exc.strerror or exc)) from None
     if not stat.S_ISCHR(mode):
         kind = "a folder" if stat.S_ISDIR(mode) else "a file" if stat.S_ISREG(mode) else "no device"
-        raise LinkError("%s is not a serial device (it is %s): pass the board's port, e.g. /dev/ttyUSB0 "
-                        "(`croupier ports` lists them)" % (name, kind))
+        raise LinkError(NOT_SERIAL % (name, kind))
+
+
+def _is_terminal(name):
+    """False for a device that is no terminal (/dev/null), which pyserial fails to configure;
+    True when that cannot be told."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError:
+        return True
+    try:
+        return os.isatty(fd)
+    finally:
+        os.close(fd)
 
 
 def open_serial(url, baudrate=115200):
@@ -578,6 +591,8 @@ def open_serial(url, baudrate=115200):
         if "exclusively lock" in str(exc):
             raise LinkError("port busy: another program has %s open (mpremote, esptool, a serial terminal?)"
                             % url) from None
+        if isinstance(exc, serial.SerialException) and "://" not in url and not _is_terminal(url):
+            raise LinkError(NOT_SERIAL % (url, "no terminal")) from None
         if isinstance(exc, (serial.SerialException, ValueError)):
             raise LinkError("cannot open %s: %s" % (url, exc)) from exc
         raise

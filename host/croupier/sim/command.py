@@ -25,10 +25,12 @@ def add_arguments(parser):
 
 
 def make_board(args):
+    from croupier.commands.common import output_path
     from croupier.sim import VirtualBoard
 
     release = {"micropython_version": args.micropython_version} if args.micropython_version else {}
-    board = VirtualBoard(flash=args.flash, heap=args.heap, link=args.link, rtc=args.rtc, pace=pace_of(args), **release)
+    flash, link = (args.flash and output_path(args.flash)), (args.link and output_path(args.link))  # folders exist
+    board = VirtualBoard(flash=flash, heap=args.heap, link=link, rtc=args.rtc, pace=pace_of(args), **release)
     if args.baud is not None:
         board.faults(baud=args.baud)
     return board
