@@ -1,11 +1,13 @@
 """What the device and database commands share: error reporting, the board of `--port`, the
 database, progress, tables."""
 import functools
+import re
 import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from croupier import __version__
 from croupier.link import DEFAULT_TIMEOUT, LinkError
 
 
@@ -57,7 +59,25 @@ def connect_board(port_arg, timeout=DEFAULT_TIMEOUT):
     from croupier.link import connect
 
     with board_port(port_arg) as name, connect(name, timeout=timeout) as link:
+        note = older_firmware(link.info.get("fw"), name)
+        if note:
+            print(note, file=sys.stderr)
         yield link
+
+
+def _release(version):
+    """(major, minor, patch) of a version text ("0.1.0", "0.2.0-dev"), or None."""
+    match = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", version) if isinstance(version, str) else None
+    return tuple(int(part or 0) for part in match.groups()) if match else None
+
+
+def older_firmware(fw, port):
+    """A warning when the board's firmware `fw` (its hello) is older than this croupier, else None."""
+    board, host = _release(fw), _release(__version__)
+    if board is None or host is None or board >= host:
+        return None
+    return ("warning: the board runs Croupier firmware %s, older than this croupier (%s): `croupier flash "
+            "--port %s` updates it (the journal stays)" % (fw, __version__, port))
 
 
 def open_store(args, readonly=False):
