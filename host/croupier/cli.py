@@ -9,6 +9,7 @@ import os
 import sys
 
 from croupier import __version__
+from croupier.port_registry import name_process
 
 COMMANDS = {
     "demo": "croupier.commands.demo",
@@ -84,6 +85,7 @@ def main(argv=None):
     if not getattr(args, "_module", None):
         parser.print_help()
         return 2
+    name_process("croupier %s" % args.command)  # how a busy port names us to a second command
     try:
         return args._module.run(args) or 0
     except KeyboardInterrupt:

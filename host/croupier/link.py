@@ -22,6 +22,7 @@ import stat
 import time
 from collections import deque
 
+from croupier import port_registry
 from croupier.rules.canon import dumps as canon
 
 PROTO = 2
@@ -46,6 +47,7 @@ SHORTEN = {"new": "use shorter or fewer names", "roster": "use shorter names", "
 # The `key` command's name of each keypad label that is not its own name (digits are).
 DIGITS = tuple("0123456789")
 KEY_NAMES = {"#": "ok", "*": "undo", "A": "a", "B": "b", "C": "c", "D": "menu"}
+NOT_SERIAL = "%s is not a serial device (it is %s): pass the board's port, e.g. /dev/ttyUSB0 (`croupier ports` lists them)"
 READ_NOTHING = ("the board has read nothing for %.1f s (stalled, or not the Croupier firmware); "
                 "nothing more was sent, so nothing was lost")
 
@@ -552,57 +554,68 @@ def check_port(name):
         raise LinkError("cannot look at %s: %s" % (name, exc.strerror or exc)) from None
     if not stat.S_ISCHR(mode):
         kind = "a folder" if stat.S_ISDIR(mode) else "a file" if stat.S_ISREG(mode) else "no device"
-        raise LinkError("%s is not a serial device (it is %s): pass the board's port, e.g. /dev/ttyUSB0 "
-                        "(`croupier ports` lists them)" % (name, kind))
+        raise LinkError(NOT_SERIAL % (name, kind))
+
+
+def _is_terminal(name):
+    """False for a device that is no terminal (/dev/null), which pyserial fails to configure;
+    True when that cannot be told."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError:
+        return True
+    try:
+        return os.isatty(fd)
+    finally:
+        os.close(fd)
 
 
 def open_serial(url, baudrate=115200):
-    """Open a device path or any pyserial URL without toggling the ESP32 auto-reset lines."""
+    """Open a device path or any pyserial URL for this process alone (port_registry.hold, and
+    pyserial's exclusive flock, which mpremote and esptool also take), without toggling the
+    ESP32 auto-reset lines. The port's close() lets it go."""
     import serial
 
     check_port(url)
+    held = contextlib.ExitStack()
     try:
-        port = serial.serial_for_url(url, baudrate=baudrate, timeout=POLL, do_not_open=True)
+        held.enter_context(port_registry.hold(url))
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=POLL, do_not_open=True, exclusive=True)
         port.dtr = False
         port.rts = False
         port.open()
-    except (serial.SerialException, ValueError) as exc:
-        raise LinkError("cannot open %s: %s" % (url, exc)) from exc
+    except BaseException as exc:
+        held.close()
+        if isinstance(exc, port_registry.PortBusy):
+            raise LinkError(str(exc)) from None
+        if "exclusively lock" in str(exc):
+            raise LinkError("port busy: another program has %s open (mpremote, esptool, a serial terminal?)"
+                            % url) from None
+        if isinstance(exc, serial.SerialException) and "://" not in url and not _is_terminal(url):
+            raise LinkError(NOT_SERIAL % (url, "no terminal")) from None
+        if isinstance(exc, (serial.SerialException, ValueError)):
+            raise LinkError("cannot open %s: %s" % (url, exc)) from exc
+        raise
+    close = port.close
+
+    def close_and_let_go():
+        try:
+            close()
+        finally:
+            held.close()
+
+    port.close = close_and_let_go  # `with port:` and every caller's close() end the hold too
     return port
 
 
 @contextlib.contextmanager
-def board_port(port_arg):
-    """Yield the serial port name to use: `sim` starts a fresh virtual board for the duration,
-    None picks the only connected board (see croupier.ports)."""
-    if port_arg == "sim":
-        from croupier.sim import SimError, VirtualBoard
-
-        try:
-            board = VirtualBoard().start()
-        except SimError as exc:
-            raise LinkError("cannot start a virtual board: %s" % exc) from exc
-        try:
-            yield board.port
-        finally:
-            board.close()
-        return
-    if port_arg is None:
-        from croupier.ports import pick_board
-
-        port_arg = pick_board()
-    yield port_arg
-
-
-@contextlib.contextmanager
-def connect(port_arg, transcript=None, timeout=DEFAULT_TIMEOUT):
-    """A Link to the board named by `--port` (path, pyserial URL, `sim` or None), once the
-    firmware has answered `hello` (kept in `link.info`)."""
-    with board_port(port_arg) as name:
-        port = open_serial(name)
-        try:
-            link = Link(port, transcript=transcript, timeout=timeout)
-            link.hello(within=BOOT_TIMEOUT)
-            yield link
-        finally:
-            port.close()
+def connect(name, transcript=None, timeout=DEFAULT_TIMEOUT):
+    """A Link over the serial port `name` (a device path or pyserial URL), once the firmware
+    has answered `hello` (kept in `link.info`)."""
+    port = open_serial(name)
+    try:
+        link = Link(port, transcript=transcript, timeout=timeout)
+        link.hello(within=BOOT_TIMEOUT)
+        yield link
+    finally:
+        port.close()

@@ -7,7 +7,7 @@ journal (its last sync bounds all its records from above), and rebuilds every ga
 records, so results hold each game's own measures and timelines the steps charts mark.
 """
 from croupier.rules.canon import dumps as canon
-from croupier.store import RESULTS_TABLE
+from croupier.schema import RESULTS_TABLE
 
 LEGACY_COUNTS = ("tokens_lost", "doublets", "busts", "eliminated")
 

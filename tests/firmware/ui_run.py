@@ -13,7 +13,7 @@ from PIL import Image
 
 from croupier.build import build_firmware
 from croupier.hil import table as hil_table
-from croupier.sim import render
+from croupier import oled_render
 
 HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parents[1] / "firmware"
@@ -85,7 +85,7 @@ def play_booted(micropython, tmp_path, *steps, heap=HEAP):
 
 def pixels(fb_hex):
     """Rows of pixels on (True/False) from a frame in SSD1306 page order, bytes or hex."""
-    return render.pixels(bytes.fromhex(fb_hex) if isinstance(fb_hex, str) else fb_hex)
+    return oled_render.pixels(bytes.fromhex(fb_hex) if isinstance(fb_hex, str) else fb_hex)
 
 
 def image(fb_hex, scale=2):

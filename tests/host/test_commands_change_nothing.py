@@ -76,8 +76,8 @@ PORT_COMMANDS = (["sync"], ["roster", "Ana"], ["screenshot"], ["console"], ["mir
 
 
 @pytest.mark.parametrize("command", PORT_COMMANDS, ids=" ".join)
-def test_every_command_that_opens_a_port_names_a_missing_port_and_a_file_that_is_none(command, tmp_path,
-                                                                                     monkeypatch, capsys):
+def test_every_command_that_opens_a_port_names_a_missing_port_and_one_that_is_none(command, tmp_path,
+                                                                                  monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)  # where screenshot would write its picture
     missing = tmp_path / "ttyUSB9"
     assert main([command[0], "--port", str(missing)] + command[1:]) == 1
@@ -90,7 +90,19 @@ def test_every_command_that_opens_a_port_names_a_missing_port_and_a_file_that_is
     assert capsys.readouterr().err.strip() == ("croupier %s: %s is not a serial device (it is a file): pass the "
                                                "board's port, e.g. /dev/ttyUSB0 (`croupier ports` lists them)"
                                                % (command[0], notes))
+    assert main([command[0], "--port", os.devnull] + command[1:]) == 1
+    assert capsys.readouterr().err == ("croupier %s: %s is not a serial device (it is no terminal): pass the "
+                                       "board's port, e.g. /dev/ttyUSB0 (`croupier ports` lists them)\n"
+                                       % (command[0], os.devnull))
     assert folder_state(tmp_path) == before, "nothing is created, the file is left as it was"
+
+
+@pytest.mark.parametrize("option", ["--link", "--flash"])
+def test_a_virtual_boards_link_or_image_in_a_missing_folder_is_one_line(option, tmp_path, capsys):
+    where = tmp_path / "no-such-folder" / "board"
+    assert main(["sim", "--headless", option, str(where)]) == 2
+    assert capsys.readouterr().err == "croupier sim: no folder %s to write board in (create it first)\n" % where.parent
+    assert os.listdir(tmp_path) == []
 
 
 def test_a_sync_refuses_another_programs_database(tmp_path, capsys):

@@ -4,7 +4,8 @@ import sqlite3
 from journal_records import journal
 from croupier.cli import main
 from croupier.commands.demo import script_game
-from croupier.store import SCHEMA_VERSION, Store
+from croupier.schema import SCHEMA_VERSION
+from croupier.store import Store
 
 # The schema databases had before records carried [boot, ms] (user_version 0), as a user's file holds it.
 SCHEMA_V0 = """

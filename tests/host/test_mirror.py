@@ -4,8 +4,8 @@ import asyncio
 import time
 
 from croupier.link import connect
+from croupier.oled_render import pixels
 from croupier.sim import VirtualBoard
-from croupier.sim.render import pixels
 from croupier.tui.mirror import MirrorApp
 
 

@@ -19,7 +19,7 @@ def test_sixteen_long_names_reach_the_board_in_order(monkeypatch, capsys):
         link.hello()
         yield link
 
-    monkeypatch.setattr("croupier.link.connect", connect)
+    monkeypatch.setattr("croupier.commands.roster.connect_board", connect)
     assert main(["roster", "--port", "/dev/fake"] + NAMES16) == 0
     assert roster == NAMES16
     sent = [r for r in board.requests if r["cmd"] == "roster"]

@@ -1,11 +1,14 @@
-"""What the device and database commands share: error reporting, the database, progress, tables."""
+"""What the device and database commands share: error reporting, the board of `--port`, the
+database, progress, tables."""
 import functools
+import re
 import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from croupier.link import LinkError
+from croupier import __version__
+from croupier.link import DEFAULT_TIMEOUT, LinkError
 
 
 def reports_errors(run):
@@ -22,6 +25,59 @@ def reports_errors(run):
             return 1
 
     return wrapper
+
+
+@contextmanager
+def board_port(port_arg):
+    """The serial port `--port` names, for the duration: `sim` starts a fresh virtual board,
+    None picks the only ESP32 board plugged in (croupier.ports); anything else is the port."""
+    if port_arg == "sim":
+        from croupier.sim import SimError, VirtualBoard
+
+        from croupier.port_registry import board_running
+
+        try:
+            board = VirtualBoard().start()
+        except SimError as exc:
+            raise LinkError("cannot start a virtual board: %s" % exc) from exc
+        try:
+            with board_running(board):
+                yield board.port
+        finally:
+            board.close()
+        return
+    if port_arg is None:
+        from croupier.ports import pick_board
+
+        port_arg = pick_board()
+    yield port_arg
+
+
+@contextmanager
+def connect_board(port_arg, timeout=DEFAULT_TIMEOUT):
+    """A Link to the board `--port` names (see board_port), once its firmware has answered hello."""
+    from croupier.link import connect
+
+    with board_port(port_arg) as name, connect(name, timeout=timeout) as link:
+        note = older_firmware(link.info.get("fw"), name)
+        if note:
+            print(note, file=sys.stderr)
+        yield link
+
+
+def _release(version):
+    """(major, minor, patch) of a version text ("0.1.0", "0.2.0-dev"), or None."""
+    match = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", version) if isinstance(version, str) else None
+    return tuple(int(part or 0) for part in match.groups()) if match else None
+
+
+def older_firmware(fw, port):
+    """A warning when the board's firmware `fw` (its hello) is older than this croupier, else None."""
+    board, host = _release(fw), _release(__version__)
+    if board is None or host is None or board >= host:
+        return None
+    return ("warning: the board runs Croupier firmware %s, older than this croupier (%s): `croupier flash "
+            "--port %s` updates it (the journal stays)" % (fw, __version__, port))
 
 
 def open_store(args, readonly=False):
@@ -75,7 +131,8 @@ def progress_bar(description, total=None, stderr=False):
         yield update
 
 
-TEXT_COLUMNS = ("name", "player", "game", "players", "status", "started", "id")
+TEXT_COLUMNS = ("name", "player", "game", "players", "status", "started", "id", "port", "ESP32 bridge", "description",
+                "link", "flash", "run by", "held by")
 WRAPPED_COLUMNS = ("players",)  # lists of names wrap between names; every other cell stays whole
 
 

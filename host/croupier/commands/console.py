@@ -9,7 +9,7 @@ import json
 import sys
 
 from croupier.cli import add_port_option
-from croupier.commands.common import reports_errors
+from croupier.commands.common import connect_board, reports_errors
 
 HELP = "a line prompt to a board: play CARD, undo, redo, state, key K [hold], new GAME NAMES..."
 PROMPT = "croupier> "
@@ -147,9 +147,8 @@ def _lines(stdin):
 @reports_errors
 def run(args):
     from croupier import statetext
-    from croupier.link import connect
 
-    with connect(args.port) as link:
+    with connect_board(args.port) as link:
         console = Console(link, sys.stdout, sys.stderr)
         if sys.stdin.isatty():
             info = link.info

@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from croupier.commands.common import progress_bar, reports_errors
+from croupier.commands.common import connect_board, progress_bar, reports_errors
 from croupier.rules import Illegal, new_game
 
 HELP = "play a Lobo 77 and a BASTA game on a fresh virtual board, sync them, show standings and charts"
@@ -95,8 +95,7 @@ def run(args):
     from croupier.commands.screenshot import settled_screen
     from croupier.commands.standings import print_standings
     from croupier.commands.sync import sync_with_progress
-    from croupier.link import connect
-    from croupier.sim.render import save_png
+    from croupier.oled_render import save_png
     from croupier.stats import finished
     from croupier.store import Store
 
@@ -105,7 +104,7 @@ def run(args):
     started = time.monotonic()
     with Store(folder / "croupier.sqlite3") as store:
         print("starting a virtual board (the real firmware on MicroPython's unix port)...")
-        with connect("sim", timeout=5.0) as link:
+        with connect_board("sim", timeout=5.0) as link:
             hello = link.info
             print("board %s answers: firmware %s, device %s" % (hello["board"], hello["fw"], hello["device"]))
             link.call("roster", names=LOBO_PLAYERS)

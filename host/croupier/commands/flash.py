@@ -3,8 +3,9 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from croupier.cli import add_db_option, add_port_option
-from croupier.commands.common import open_store, progress_bar, reports_errors
+from croupier.commands.common import board_port, open_store, progress_bar, reports_errors
 from croupier.link import LinkError
+from croupier.port_registry import hold
 
 HELP = "copy the firmware onto the board (only changed files, verified); --micropython writes MicroPython first"
 HELLO_WAIT = 3.0  # seconds the Croupier firmware gets to answer before the flash is erased
@@ -119,7 +120,6 @@ def run(args):
     from croupier.build import BuildError, build_firmware, read_manifest
     from croupier.deploy import DeployError, deploy
     from croupier.esp_image import read_image
-    from croupier.link import board_port
 
     image = None
     if args.micropython:
@@ -133,7 +133,8 @@ def run(args):
     except BuildError as exc:
         raise DeployError("the firmware does not build: %s" % exc) from exc
     manifest = read_manifest(staging)
-    with board_port(args.port) as port:
+    # held throughout: mpremote and esptool open the port in turn, and nothing may come between
+    with board_port(args.port) as port, hold(port):
         if image is not None:
             write_micropython(port, image, args)
         check_micropython(port, staging, just_written=image is not None)

@@ -1,6 +1,6 @@
 """`croupier mirror`: the box's screen and keypad in the terminal, for a board on a serial port."""
 from croupier.cli import add_port_option
-from croupier.commands.common import reports_errors
+from croupier.commands.common import connect_board, reports_errors
 
 HELP = "show a board's live screen in the terminal and send it keys (the terminal UI over the protocol)"
 
@@ -11,12 +11,11 @@ def add_arguments(parser):
 
 @reports_errors
 def run(args):
-    from croupier.link import connect
     from croupier.sim.board import load_pins
     from croupier.tui.mirror import MirrorApp
 
     labels = load_pins()["keypad"]["labels"]
-    with connect(args.port) as link:
+    with connect_board(args.port) as link:
         info = link.info
         where = "board %s %s on %s, firmware %s" % (info["board"], info["device"], link.port.name, info["fw"])
         MirrorApp(link, labels, where).run()

@@ -1,6 +1,6 @@
 """`croupier roster NAME...`: the player names the board offers when a game is set up."""
 from croupier.cli import add_port_option
-from croupier.commands.common import reports_errors
+from croupier.commands.common import connect_board, reports_errors
 
 HELP = "push player names to the board (or clear them with --clear)"
 
@@ -25,12 +25,11 @@ def checked_names(names):
 
 @reports_errors
 def run(args):
-    from croupier.link import connect
 
     if args.clear == bool(args.names):
         raise ValueError("give the names to offer, or --clear to remove them all")
     names = checked_names(args.names)
-    with connect(args.port) as link:
+    with connect_board(args.port) as link:
         link.set_roster(names)
     print("roster on the board: %s" % (", ".join(names) if names else "(empty)"))
     return 0

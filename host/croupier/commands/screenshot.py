@@ -3,7 +3,7 @@ import base64
 import time
 
 from croupier.cli import add_port_option
-from croupier.commands.common import output_path, reports_errors
+from croupier.commands.common import connect_board, output_path, reports_errors
 
 HELP = "save a PNG of the board's display (read with the protocol's `screen` command)"
 
@@ -45,13 +45,12 @@ def settled_screen(link, quiet=2.0, within=10.0):
 
 @reports_errors
 def run(args):
-    from croupier.link import connect
-    from croupier.sim.render import save_png
+    from croupier.oled_render import save_png
 
     if args.scale < 1 or args.scale > 16:
         raise ValueError("--scale must be from 1 to 16")
     path = output_path(args.out, ".png")
-    with connect(args.port) as link:
+    with connect_board(args.port) as link:
         save_png(read_screen(link), path, args.scale)
     print("screen saved to %s" % path)
     return 0

@@ -1,6 +1,6 @@
 """`croupier sync`: pull new journal records into the database, verified by replay."""
 from croupier.cli import add_db_option, add_port_option
-from croupier.commands.common import open_store, progress_bar, reports_errors
+from croupier.commands.common import connect_board, open_store, progress_bar, reports_errors
 
 HELP = "pull finished and running games from the board into the database (idempotent)"
 
@@ -20,10 +20,9 @@ def sync_with_progress(link, store):
 
 @reports_errors
 def run(args):
-    from croupier.link import connect
 
     # The board first: a port that does not answer leaves no new database behind.
-    with connect(args.port) as link, open_store(args) as store:
+    with connect_board(args.port) as link, open_store(args) as store:
         report = sync_with_progress(link, store)
     for line in report.lines():
         print(line)

@@ -18,7 +18,7 @@ class Frame:
 
     def save_png(self, path, scale=4):
         """The frame as the OLED shows it, as `croupier screenshot` draws it."""
-        from croupier.sim.render import save_png
+        from croupier.oled_render import save_png
 
         save_png(self.fb, path, scale)
         return path

@@ -328,7 +328,7 @@ class VirtualBoard:
             return self.oled.glass()
 
     def image(self, scale=4):
-        from croupier.sim.render import render
+        from croupier.oled_render import render
 
         with self._lock:
             return render(self.oled.glass(), scale=scale, contrast=self.oled.contrast)

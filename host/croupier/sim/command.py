@@ -25,10 +25,12 @@ def add_arguments(parser):
 
 
 def make_board(args):
+    from croupier.commands.common import output_path
     from croupier.sim import VirtualBoard
 
     release = {"micropython_version": args.micropython_version} if args.micropython_version else {}
-    board = VirtualBoard(flash=args.flash, heap=args.heap, link=args.link, rtc=args.rtc, pace=pace_of(args), **release)
+    flash, link = (args.flash and output_path(args.flash)), (args.link and output_path(args.link))  # folders exist
+    board = VirtualBoard(flash=flash, heap=args.heap, link=link, rtc=args.rtc, pace=pace_of(args), **release)
     if args.baud is not None:
         board.faults(baud=args.baud)
     return board
@@ -61,6 +63,7 @@ def calibrate(args):
 
 
 def run(args):
+    from croupier.port_registry import board_running
     from croupier.sim import SimError
 
     if args.calibrate:
@@ -77,12 +80,13 @@ def run(args):
         print("croupier sim: %s" % exc, file=sys.stderr)
         return 1
     try:
-        if args.headless:
-            return _headless(board, temporary_image=args.flash is None)
-        from croupier.sim.ui import SimApp
+        with board_running(board):  # listed by `croupier ports`
+            if args.headless:
+                return _headless(board, temporary_image=args.flash is None)
+            from croupier.sim.ui import SimApp
 
-        SimApp(board, temporary_image=args.flash is None).run()
-        return 0
+            SimApp(board, temporary_image=args.flash is None).run()
+            return 0
     finally:
         board.close()
 

@@ -15,7 +15,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
-from croupier.sim.render import FB_SIZE, HEIGHT, WIDTH, pixels
+from croupier.oled_render import FB_SIZE, HEIGHT, WIDTH, pixels
 
 LIT, DARK = "#e8f0ff", "#101014"
 HALF_CHARS = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}

@@ -1,8 +1,9 @@
 """The OLED as it looks: SSD1306 page-order bytes -> a PIL image (or PNG file).
 
 Each pixel becomes a scale x scale square with a dark gap between pixels, lit pixels in the
-panel's colour dimmed by the contrast setting, on a black glass. Used by the virtual
-board, `croupier screenshot` and the firmware's golden images.
+panel's colour dimmed by the contrast setting, on a black glass. Used by the terminal UIs,
+`croupier screenshot` and `demo`, the HIL suite's screen captures, the virtual board's
+images and the firmware's golden images.
 """
 from PIL import Image
 

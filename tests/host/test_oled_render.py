@@ -1,7 +1,7 @@
 """The OLED renderer: page-order bytes to the picture a person sees."""
 import pytest
 
-from croupier.sim.render import BACKGROUND, render, save_png
+from croupier.oled_render import BACKGROUND, render, save_png
 
 
 def frame(*pixels):
