@@ -242,6 +242,7 @@ def test_quitting_a_temporary_image_says_what_is_lost_and_asks(firmware_board):
     vb, link = firmware_board  # no --flash: the image goes with the board
     link.call("new", game="lobo77", players=["Ann", "Bob", "Cy"])
     link.call("play", card="9")
+    link.port.close()  # quitting asks the board over its port, which one command holds at a time
     app = SimApp(vb, temporary_image=True)
     seen = {}
 
@@ -276,6 +277,7 @@ def test_quitting_with_nothing_to_lose_asks_nothing(firmware_board):
     records = link.call("log")["records"]
     if records:  # the board's own boot records, as a sync would take them
         link.call("ack", upto=records[-1][0])
+    link.port.close()  # quitting asks the board over its port, which one command holds at a time
     app = SimApp(vb, temporary_image=True)
     seen = {}
 
