@@ -1,10 +1,9 @@
 """VirtualBoard: the Croupier hardware around a real MicroPython unix port.
 
 The supervisor (this module) runs `micropython` on a console pty and restarts it as resets,
-power cuts and crashes call for. One I/O thread serves the rest, under one lock: the serial
-line between the console and a serial-port pty that outlives every reset (relay), the side
-channel that carries the emulated hardware (side), and the faults a test injects (faults).
-The public methods are safe to call from any thread.
+power cuts and crashes call for. One I/O thread serves, under one lock, the serial line to a
+pty that outlives every reset (relay), the side channel that carries the emulated hardware
+(side) and the faults a test injects (faults). Public methods are safe from any thread.
 """
 import ctypes
 import hashlib
@@ -245,6 +244,8 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
     def work(self) -> dict:
         """The running interpreter's CPU time (ns, /proc/<pid>/schedstat: exact, all of it
         the board's own) and the emulated I2C bus and flash busy time (µs) so far."""
+        if self._proc is None:
+            raise toolchain.SimError("the board is off: no interpreter's work to read")
         with self._lock, open("/proc/%d/schedstat" % self._proc.pid) as f:
             return {"cpu_ns": int(f.read().split()[0]), "bus_us": self.bus_us, "flash_us": self.flash_us}
 
