@@ -8,7 +8,6 @@ line times the emulation knows. The Throttle holds a board's CPU time to wall ti
 throttle_factor (croupier.sim.pacer), for a user to see the box's speed; it models no
 interrupt latency (docs/virtual-board.md, "Pace").
 """
-import copy
 import functools
 import os
 import subprocess
@@ -24,24 +23,18 @@ NOT_REALTIME = ("pacer not real-time: a busy host may run the board fast "
 
 
 class Profile:
-    """A chip: its pystone score, the throttle's factor, its serial line, and flash timing
-    (µs): a page program of 256 bytes at most, the first byte and each further one of a
-    short program, a 4 KiB sector erase."""
+    """A chip: its pystone score, the throttle's factor, and its flash timing (µs): a page
+    program of 256 bytes at most, the first byte and each further one of a short program,
+    a 4 KiB sector erase."""
 
-    def __init__(self, name, pystones, throttle_factor, baud, page_us, byte_first_us, byte_us, erase_us):
-        self.name, self.pystones, self.throttle_factor, self.baud = name, pystones, throttle_factor, baud
+    def __init__(self, name, pystones, throttle_factor, page_us, byte_first_us, byte_us, erase_us):
+        self.name, self.pystones, self.throttle_factor = name, pystones, throttle_factor
         self.page_us, self.byte_first_us, self.byte_us, self.erase_us = page_us, byte_first_us, byte_us, erase_us
 
     def factor(self, heap) -> float:
         """Host CPU time x factor = the chip's time for the same bytecode, on an interpreter
         with `heap` bytes of heap."""
         return pystone.cpu_rate(heap) / self.pystones
-
-    def with_throttle(self, factor):
-        """The same chip throttled at another factor (to calibrate it)."""
-        other = copy.copy(self)
-        other.throttle_factor = factor
-        return other
 
     def flash_timing(self) -> str:
         """The flash figures as the board side reads them (CROUPIER_SIM_FLASH_US)."""
@@ -52,11 +45,10 @@ class Profile:
 # cold for the next slice): the throttle's factor is the one at which pystone on a paced
 # board scores the chip's CHIP_PYSTONES (tests/bench/bench_pystone.py), below the factor.
 ESP32_THROTTLE = 74.0
-# ESP32-WROOM-32 at 240 MHz, UART0 at 115200 baud (croupier.sim.uart), 4 MB SPI NOR flash:
-# Winbond W25Q32JV datasheet, typical: page program tPP 0.4 ms, byte program tBP1 30 µs +
-# tBP2 2.5 µs per further byte, 4 KB sector erase tSE 45 ms.
-ESP32 = Profile("esp32", CHIP_PYSTONES, ESP32_THROTTLE, uart.BAUD, page_us=400, byte_first_us=30, byte_us=2.5,
-                erase_us=45000)
+# ESP32-WROOM-32 at 240 MHz with 4 MB SPI NOR flash: Winbond W25Q32JV datasheet, typical:
+# page program tPP 0.4 ms, byte program tBP1 30 µs + tBP2 2.5 µs per further byte, 4 KB
+# sector erase tSE 45 ms.
+ESP32 = Profile("esp32", CHIP_PYSTONES, ESP32_THROTTLE, page_us=400, byte_first_us=30, byte_us=2.5, erase_us=45000)
 PROFILES = {"esp32": ESP32}
 
 
