@@ -155,7 +155,7 @@ def flash_write(busy_us):
     if _sock is None:  # the image tool: no supervisor, no power cuts
         return True
     poll()
-    send(87, 0, busy_us)  # 'W' one more write
+    send(87, 0, min(busy_us, 65535))  # 'W' one more write
     if _cut_in:
         _cut_in -= 1
         if not _cut_in:
