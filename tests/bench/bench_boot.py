@@ -1,8 +1,7 @@
-"""Boot at the ESP32's pace, repeated (docs/benchmarks.md, "Boot at pace"): bench_pace.py's
-boot figure (fill_journal, boot_time) --runs times on each journal, since one boot on a busy
-host is a noisy sample.
+"""Boot at the ESP32's pace, computed and repeated (docs/benchmarks.md, "Boot at pace"):
+bench_pace.py's boot figure (fill_journal, boot_time) --runs times on each journal.
 
-    .venv/bin/python tests/bench/bench_boot.py [--games 1000] [--runs 5] [--pace none]
+    .venv/bin/python tests/bench/bench_boot.py [--games 1000] [--runs 5]
 """
 import argparse
 import shutil
@@ -10,16 +9,14 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from bench_pace import PACE, boot_time, fill_journal
+from bench_pace import boot_time, fill_journal
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--pace", default=PACE, choices=(PACE, "none"))
     args = parser.parse_args()
-    pace = None if args.pace == "none" else PACE
     with tempfile.TemporaryDirectory() as tmp:
         for games in (1, args.games):
             filled = Path(tmp) / ("filled-%d.img" % games)
@@ -28,7 +25,7 @@ def main():
             for _ in range(args.runs):  # each boot on a copy: a boot writes to the journal
                 flash = Path(tmp) / "boot.img"
                 shutil.copyfile(filled, flash)
-                seconds.append(boot_time(flash, glass, pace))
+                seconds.append(boot_time(flash, glass))
             got = [s for s in seconds if s is not None]
             missed = len(seconds) - len(got)
             print("- journal of %d games (%d records): median %.2f s, max %.2f s (%s)%s" % (

@@ -1,28 +1,26 @@
-"""The firmware at the ESP32's pace (docs/benchmarks.md, "At the ESP32's pace"), on a
-virtual board run with pace="esp32" (croupier.sim.pace), 4-player Lobo 77:
+"""The firmware at the ESP32's pace, computed (docs/benchmarks.md, "At the ESP32's pace"):
+a virtual board at full speed, and each operation's time on the chip worked out as the
+board interpreter's own CPU time for it x the pace's calibrated factor, plus the I2C bus
+and flash busy time the emulation counts, plus its line time (croupier.sim.pace.chip_ms).
+4-player Lobo 77:
 
-1. idle: the interpreter's CPU time as a share of the paced budget (wall time / the gauge's
-   factor) on the game menu, on the play screen and while a round-end announcement waits;
-2. key press to finished frame on the OLED: from the key's release (a short press is
-   reported on release) to the last I2C write of its frame, for digits, `ok`, soft keys and
-   undo, over --cards cards;
-3. boot: from the interpreter's start to the resumed game on the glass, with a journal of
+1. idle: the chip's share of time busy on the game menu and on the play screen;
+2. key press to finished frame: from the key's release (a short press is reported on
+   release) to the last I2C write of its frame, for digits, `ok`, soft keys and undo,
+   over --cards cards;
+3. undo and redo by keys right after a round of 200 cards;
+4. boot: from the interpreter's start to the resumed game on the glass, with a journal of
    1 game and of --games games;
-4. link: --requests requests of 220 bytes (the protocol maximum) sent at line rate while
-   keys are pressed, each answered intact; then 1,500 hostile lines at line rate, and how
-   long after the last one the board answers `hello`, its state unchanged;
-5. undo and redo by keys right after a round of 200 cards;
-6. keypad: the scan's CPU per 10 ms period while a key is held; key mashing: --mash-keys
-   keys (whole games of Lobo 77, an undo and a redo now and then) pressed at a player's
-   pace without waiting for the screen, presses of 80-250 ms: the inputs typed, those in
-   the journal and how many of them in typed order, crash or not.
+5. keypad: the scan's chip time per 10 ms period while a key is held; key mashing:
+   --mash-keys keys (whole games, an undo and a redo now and then) pressed at a player's
+   pace without waiting for the screen: the inputs typed, those in the journal and how many
+   in typed order, crash or not.
 
-    .venv/bin/python tests/bench/bench_pace.py [--cards 40] [--games 1000] [--requests 100]
-                                               [--mash-keys 2000] [--pace none]
+Each target of docs/benchmarks.md is printed as a `target` line that says whether it holds
+(tests/bench/run.py sums them up).
 
-With --pace none the board runs at full speed and every figure is the interpreter's host CPU
-time scaled by the ESP32 profile's speed ratio (the chip's time for the same work, when nothing
-waits on the line or the flash); the link figures then need the paced line and are left out.
+    .venv/bin/python tests/bench/bench_pace.py [--cards 40] [--games 1000] [--mash-keys 2000]
+                                               [--micropython-version 1.28]
 """
 import argparse
 import functools
@@ -36,102 +34,77 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
-from fwlink import frame, frames_on, longest_hello  # noqa: E402
+from fwlink import frames_on  # noqa: E402
 from test_mash import read_journal, replay_journal  # noqa: E402
 from ui_run import HOLD_MS, card_keys, game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.board import RELEASES  # noqa: E402
-from croupier.sim.pace import PROFILES  # noqa: E402
-from ranks import percentile  # noqa: E402
+from croupier.sim.pace import chip_ms  # noqa: E402
 
-PACE = "esp32"
-RATIO = PROFILES[PACE].speed_ratio  # a full-speed board: host CPU time x RATIO = the chip's time
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-FRAME_QUIET_S = 0.3  # no I2C write for this long: the frame is complete (a paced board
-# may pause between the pages of one frame)
-LINE_BITS = 10  # 8N1
-HOSTILE_LINES = 1500
+FRAME_QUIET_S = 0.3  # no I2C write for this long: the frame is complete
 SPLASH_S = 1.2  # ui/root.py SPLASH_MS: the game's screen follows the splash
+# docs/benchmarks.md's targets at the chip's speed (ms)
+KEY_MEDIAN_MS, KEY_MAX_MS, UNDO_MS, BOOT_MS = 150, 400, 300, 3000
 
 
-def cpu_s(pid):
-    """CPU time the process has had (s), as the scheduler counts it."""
-    with open("/proc/%d/schedstat" % pid) as f:
-        return int(f.read().split()[0]) / 1e9
-
-
-def credited_s(vb):
-    """CPU time the pacer gave back so far (the emulation's own and its stop/continue)."""
-    return vb.throttle.credited_ns / 1e9 if vb.throttle else 0.0
-
-
-def budget_s(vb):
-    """The paced budget so far (s): wall time / the gauge's factor, as it moved."""
-    return vb.throttle.budget_ns / 1e9
-
-
-def budget_share(vb, seconds):
-    """The interpreter's CPU time over `seconds` of wall time, less what the pacer credits
-    back, as a share of the paced budget meanwhile; at full speed, the chip's share (host
-    CPU time x the speed ratio / wall time)."""
-    pid = vb._proc.pid
-    cpu0, credit0, t0 = cpu_s(pid), credited_s(vb), time.monotonic()
-    budget0 = budget_s(vb) if vb.pace else 0.0
-    time.sleep(seconds)
-    budget = budget_s(vb) - budget0 if vb.pace else (time.monotonic() - t0) / RATIO
-    return (cpu_s(pid) - cpu0 - (credited_s(vb) - credit0)) / budget
+def target(name, figure, limit, holds):
+    """One target's line: tests/bench/run.py collects them."""
+    print("target %s: %s (target %s): %s" % (name, figure, limit, "holds" if holds else "FAILS"), flush=True)
 
 
 class DisplayClock:
-    """Times of the board's I2C writes, and the interpreter's CPU time at each (from the
-    board's I/O thread)."""
+    """The board's work (VirtualBoard.work) at each of its I2C writes, from its I/O thread."""
 
     def __init__(self, vb):
         self.vb = vb
-        self.writes = []  # (time, cpu s)
+        self.writes = []  # (time, work)
         self.lock = threading.Lock()
         vb.subscribe(self.on_event)
 
     def on_event(self, event, data):
         if event == "display":
             with self.lock:
-                self.writes.append((time.monotonic(), cpu_s(self.vb._proc.pid)))
+                self.writes.append((time.monotonic(), self.vb.work()))
 
     def frame_done(self, t0, timeout=5.0):
-        """(s from t0, cpu s) at the last write of the frame after t0, or None."""
+        """The work at the last write of the frame after t0, or None."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.lock:
                 after = [w for w in self.writes if w[0] >= t0]
             if after and time.monotonic() - after[-1][0] > FRAME_QUIET_S:
-                return after[-1][0] - t0, after[-1][1]
+                return after[-1][1]
             time.sleep(0.01)
         return None
 
 
 class Stopwatch:
-    """Chip time of one key: wall ms on a paced board; at full speed the interpreter's CPU
-    time from the release to the frame's last write, times the factor."""
+    """The chip's time (ms) from a moment to the finished frame after it."""
 
-    def __init__(self, vb, paced):
-        self.vb, self.paced, self.clock = vb, paced, DisplayClock(vb)
+    def __init__(self, vb):
+        self.vb, self.clock = vb, DisplayClock(vb)
 
     def start(self):
-        self.cpu0 = cpu_s(self.vb._proc.pid)
+        self.work0 = self.vb.work()
         return time.monotonic()
 
     def frame_done(self, t0):
         done = self.clock.frame_done(t0)
-        if done is None:
-            return None
-        if self.paced:
-            return done[0] * 1000
-        return (done[1] - self.cpu0) * 1000 * RATIO
+        self.parts = "no frame" if done is None else parts(self.work0, done, self.vb.factor)
+        return None if done is None else chip_ms(self.work0, done, self.vb.factor)
+
+
+def parts(before, after, factor):
+    """Where the chip's time goes: '<CPU> ms CPU, <flash> ms flash, <bus> ms I2C'."""
+    return "%.0f ms CPU, %.0f ms flash, %.0f ms I2C" % (
+        (after["cpu_ns"] - before["cpu_ns"]) / 1e6 * factor, (after["flash_us"] - before["flash_us"]) / 1e3,
+        (after["bus_us"] - before["bus_us"]) / 1e3)
 
 
 def tap(vb, clock, key, ms=80):
-    """Press and release key; -> ms from the release to its finished frame."""
+    """Press and release key; -> the chip's ms from the release to its finished frame."""
     vb.key_down(key)
     time.sleep(ms / 1000)
     released = clock.start()
@@ -139,23 +112,24 @@ def tap(vb, clock, key, ms=80):
     return clock.frame_done(released)
 
 
+def busy_share(vb, seconds):
+    """The chip's share of `seconds` of wall time spent working (idle: what waits cost)."""
+    before = vb.work()
+    time.sleep(seconds)
+    return chip_ms(before, vb.work(), vb.factor) / 1000 / seconds
+
+
 def idle(vb, link, seconds):
-    out = {"menu": budget_share(vb, seconds)}
+    out = {"menu": busy_share(vb, seconds)}
     link.ok("new", game="lobo77", players=PLAYERS)
     time.sleep(2)
-    out["play screen"] = budget_share(vb, seconds)
-    for _ in range(40):  # tens until the round ends: its announcement stays until a key
-        if any(e["kind"] == "round_end" for e in link.ok("play", card="10")["effects"]):
-            break
-    time.sleep(2)
-    out["round-end announcement"] = budget_share(vb, seconds)
+    out["play screen"] = busy_share(vb, seconds)
     return out
 
 
 def latency(vb, link, clock, cards):
     """ms per key kind over `cards` Lobo cards typed on the keypad, then undos; and whether
-    the board's game after the cards is the one typed (a key lost would change it, and the
-    figures with it)."""
+    the board's game after the cards is the one typed (a key lost would change it)."""
     played, engine, effects = random_game("lobo77", 4, {}, seed=7, max_cards=cards)
     by_kind = {"digit": [], "ok": [], "soft": [], "undo": []}
     for key in game_keys("lobo77", played, effects).split():
@@ -167,6 +141,26 @@ def latency(vb, link, clock, cards):
         by_kind["undo"].append(tap(vb, clock, "undo"))
         time.sleep(0.1)
     return len(played), by_kind, same
+
+
+def undo_redo_after_round(vb, link, clock):
+    link.ok("new", game="lobo77", players=PLAYERS)
+    played = 0
+    while played < 200:  # 200 cards; a round that ends starts the next, keep going
+        reply = link.ok("play", card=random.Random(played).choice(["2", "3", "4", "5"]))
+        played += 1
+        if reply["state"]["over"]:
+            link.ok("new", game="lobo77", players=PLAYERS)
+    time.sleep(2)
+    undo = tap(vb, clock, "undo")
+    undo_parts = clock.parts
+    time.sleep(0.5)
+    vb.key_down("undo")
+    time.sleep(0.6)
+    held = clock.start()  # the hold time passes: redo
+    time.sleep(0.3)
+    vb.key_up("undo")
+    return undo, undo_parts, clock.frame_done(held)
 
 
 def fill_journal(flash, games):
@@ -186,154 +180,41 @@ def fill_journal(flash, games):
         return vb.glass(), last_seq
 
 
-def boot_time(flash, glass, pace):
-    """Seconds from the interpreter's start to the resumed game on the glass (the last I2C
-    write of its frame), or None.
-
-    Paced: wall time from the interpreter's spawn. At full speed, the chip's time for the
-    same work: the firmware's CPU time from the moment the emulation has mounted the flash
-    (before it: the unix port's and the emulation's own start-up, standing for the chip's
-    ROM bootloader and MicroPython's C init, which pace does not charge either), times the
-    speed ratio; the splash's wall time counts where the firmware waits for it. The start-up
-    work runs under the splash, so: max(to the splash on the glass + SPLASH_S, to the end
-    of that work) + from the splash's end to the game's frame."""
-    writes, power = [], []  # (time, cpu s) of each I2C write; the spawn's time
-    booted = []  # cpu s when the flash was mounted
+def boot_time(flash, glass):
+    """The chip's seconds from the interpreter's start to the resumed game on the glass (the
+    last I2C write of its frame), or None. The firmware's work counts from the moment the
+    emulation has mounted the flash (before it: the unix port's and the emulation's own
+    start-up, standing for the chip's ROM bootloader and MicroPython's C init); the splash's
+    wall time counts where the firmware waits for it. The start-up work runs under the
+    splash: max(to the splash on the glass + SPLASH_S, to the end of that work) + from the
+    end of that work to the game's frame."""
+    writes, booted = [], []  # (time, work) of each I2C write; the work at the mount
 
     def on_event(event, data):
-        if event == "power" and data:
-            power.append(time.monotonic())
-        elif event == "boot":
-            booted.append(cpu_s(vb._proc.pid))
+        if event == "boot":
+            booted.append(vb.work())
         elif event == "display":
-            writes.append((time.monotonic(), cpu_s(vb._proc.pid)))
+            writes.append((time.monotonic(), vb.work()))
 
-    vb = VirtualBoard(flash=flash, pace=pace)
+    vb = VirtualBoard(flash=flash)
     vb.subscribe(on_event)
-    samples = []  # (time, cpu s) every 10 ms: the board's CPU while it waits for the splash
+    samples = []  # (time, work) every 10 ms: the board's work while it waits for the splash
     with vb:
         deadline = time.monotonic() + 60
         while vb.glass() != glass:
             if time.monotonic() > deadline:
                 return None
-            samples.append((time.monotonic(), cpu_s(vb._proc.pid)))
+            samples.append((time.monotonic(), vb.work()))
             time.sleep(0.01)
         time.sleep(FRAME_QUIET_S)  # the frame's last write
-    done = writes[-1]
-    if pace:
-        return done[0] - power[0]
+        factor = vb.factor
+    done = writes[-1][1]
     gaps = [i for i in range(1, len(writes)) if writes[i][0] - writes[i - 1][0] > SPLASH_S / 2]
-    splash = writes[gaps[-1] - 1]  # the splash frame's last write
-    game = writes[gaps[-1]]  # the game frame's first
-    waiting = [cpu for t, cpu in samples if t < game[0]][-1]  # the start-up work done
-    return (max((splash[1] - booted[0]) * RATIO + SPLASH_S, (waiting - booted[0]) * RATIO)
-            + (done[1] - waiting) * RATIO)
-
-
-def big_requests(vb, link, count, typing=True):
-    """count 220-byte requests at line rate, while a thread types and deletes digits unless
-    typing is False. -> (how many were answered intact, the fullest the receive buffer got
-    during each)."""
-    stop = threading.Event()
-
-    def typist():
-        while not stop.is_set():
-            for key in ("5", "undo"):
-                vb.press(key, ms=60, gap=60)
-
-    typists = [threading.Thread(target=typist, daemon=True)] if typing else []
-    for thread in typists:
-        thread.start()
-    intact, peaks = 0, []
-    try:
-        for _ in range(count):
-            rid = link._next_id
-            link._next_id += 1
-            vb.rx_peak = 0
-            link.send_raw(longest_hello(rid))
-            try:
-                intact += bool(link.reply(rid, timeout=4).get("ok"))
-            except AssertionError:  # lost bytes: no answer, or one for a mangled line
-                resync(link)
-            peaks.append(vb.rx_peak)
-    finally:
-        stop.set()
-        for thread in typists:
-            thread.join()
-    return intact, peaks
-
-
-def fullest(peaks):
-    """The receive buffer's fullest point during each request, summed up: the tail shows how
-    near the buffer's end the reader comes long before a run of requests loses a byte."""
-    ranked = sorted(peaks)
-    return "median %d, 90th percentile %d, 99th %d, max %d" % (
-        statistics.median(ranked), percentile(ranked, 0.9), percentile(ranked, 0.99), ranked[-1])
-
-
-def resync(link):
-    """End whatever line a lost byte left open, and drop what the board still sends."""
-    link.send_raw(b"\n")
-    while link.read_frame(timeout=1.0) is not None:
-        pass
-
-
-def hostile(vb, link, rng):
-    """1,500 hostile lines at line rate, then `hello` (again every 0.5 s: the receive
-    buffer may have been full when one came): -> (s from the last hostile byte's arrival
-    at the board to the answer, state unchanged, bytes sent, s the line took)."""
-    resync(link)
-    before = link.ok("state")["state"]
-    lines = []
-    for i in range(HOSTILE_LINES):
-        kind = i % 5
-        if kind == 0:
-            lines.append(b"@" + bytes(rng.randrange(32, 127) for _ in range(rng.randrange(1, 200))))
-        elif kind == 1:
-            lines.append(frame({"id": i, "cmd": "play", "card": "9"})[:-12] + b"|00000000")
-        elif kind == 2:
-            lines.append(b"@" + b"x" * 1500)  # over-long
-        elif kind == 3:
-            lines.append(frame({"id": i, "cmd": "nosuch"})[:-1])
-        else:
-            lines.append(bytes(rng.randrange(1, 256) for _ in range(rng.randrange(1, 80))
-                               ).replace(b"\n", b"").replace(b"\x03", b"").replace(b"\x04", b""))
-    blob = b"\n".join(lines) + b"\n"
-    start = time.monotonic()
-    link.send_raw(blob)
-    time.sleep(max(0.0, start + len(blob) * LINE_BITS / 115200 - time.monotonic()))
-    vb.wait_delivered(timeout=120)  # later than its line time while the host held the board
-    delivered = time.monotonic()
-    hello = None
-    while hello is None and time.monotonic() < delivered + 30:
-        try:
-            hello = link.ok_shape(link.call("hello", timeout=0.5))
-        except AssertionError:
-            pass
-    answered = time.monotonic()
-    while link.read_frame(timeout=0.5) is not None:  # the error replies still on the way
-        pass
-    after = link.ok("state")["state"]
-    return answered - delivered if hello else None, after == before, len(blob), delivered - start
-
-
-def undo_redo_after_round(vb, link, clock):
-    link.ok("new", game="lobo77", players=PLAYERS)
-    played = 0
-    while played < 200:  # 200 cards; a round that ends starts the next, keep going
-        reply = link.ok("play", card=random.Random(played).choice(["2", "3", "4", "5"]))
-        played += 1
-        if reply["state"]["over"]:
-            link.ok("new", game="lobo77", players=PLAYERS)
-    time.sleep(2)
-    undo = tap(vb, clock, "undo")
-    time.sleep(0.5)
-    vb.key_down("undo")
-    time.sleep(0.6)
-    held = clock.start()  # the hold time passes: redo
-    time.sleep(0.3)
-    vb.key_up("undo")
-    return undo, clock.frame_done(held)
+    splash = writes[gaps[-1] - 1][1]  # the splash frame's last write
+    game_at = writes[gaps[-1]][0]  # the game frame's first
+    waiting = [w for t, w in samples if t < game_at][-1]  # the start-up work done
+    ms = max(chip_ms(booted[0], splash, factor) + SPLASH_S * 1000, chip_ms(booted[0], waiting, factor))
+    return (ms + chip_ms(waiting, done, factor)) / 1000
 
 
 MASH_PRESS_MS = (80, 250)  # a player's presses, short of the 600 ms hold
@@ -424,34 +305,25 @@ def mash(vb, link, count, seed=1):
 
 
 def scan_cost(vb, seconds=3.0):
-    """Host CPU per keypad period (10 ms) while a key is held past its hold time, less the
-    same time with every key up (the keypad asleep), less the pacer's credit: -> µs."""
-    def used():
-        pid = vb._proc.pid
-        cpu0, credit0, t0 = cpu_s(pid), credited_s(vb), time.monotonic()
-        time.sleep(seconds)
-        return (cpu_s(pid) - cpu0 - (credited_s(vb) - credit0)) / (time.monotonic() - t0)
-
-    idle = used()
+    """The chip's ms per keypad period (10 ms) while a key is held past its hold time, less
+    the same time with every key up (the keypad asleep)."""
+    idle = busy_share(vb, seconds)
     vb.key_down("5")  # its long press is handled before the measurement starts
     time.sleep(1.0)
-    held = used()
+    held = busy_share(vb, seconds)
     vb.key_up("5")
     time.sleep(1.0)
-    return (held - idle) / 100 * 1e6
+    return (held - idle) * 10
 
 
-def mash_figures(args, pace):
-    with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
+def mash_figures(args):
+    with VirtualBoard() as vb, frames_on(vb.port, boot=True, timeout=120) as link:
         time.sleep(3)
-        us = scan_cost(vb)
-        factor = vb.throttle.factor if pace else RATIO
         print("\n### keypad scan while a key is held\n")
-        print("- %.0f µs of host CPU per 10 ms period%s = %.1f ms of chip time (x %.0f)" % (
-            us, " less the pacer's credit" if pace else "", us * factor / 1000, factor))
+        print("- %.1f ms of the chip's time per 10 ms period" % scan_cost(vb))
         started = time.monotonic()
         out = mash(vb, link, args.mash_keys)
-        print("\n### key mashing (%d keys, presses of %d-%d ms, gaps of %d-%d ms)\n" % (
+        print("\n### key mashing at full speed (%d keys, presses of %d-%d ms, gaps of %d-%d ms)\n" % (
             out["keys"], MASH_PRESS_MS[0], MASH_PRESS_MS[1], MASH_GAP_MS[0], MASH_GAP_MS[1]))
         print("- the keypad registered %d of the %d presses, handled %d of them, lost %d to a "
               "full queue" % (out["registered"], out["keys"], out["handled"], out["refused"]))
@@ -476,29 +348,24 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cards", type=int, default=40)
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--idle-s", type=float, default=10.0)
     parser.add_argument("--mash-keys", type=int, default=2000, help="0: no key mashing")
-    parser.add_argument("--pace", default=PACE, choices=(PACE, "none"))
     parser.add_argument("--micropython-version", default=RELEASES[-1], choices=RELEASES,
                         help="the release whose console the boards model")
     args = parser.parse_args()
     global VirtualBoard  # every board of the run models the release asked for
     VirtualBoard = functools.partial(VirtualBoard, micropython_version=args.micropython_version)
-    print("MicroPython %s" % args.micropython_version)
-    pace = None if args.pace == "none" else PACE
-    paced = pace is not None
 
-    with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
-        print("pace %s%s\n" % (PACE, ": the gauge's factor, %.0f at the start" % vb.throttle.factor if paced else
-              " (board at full speed: host CPU time x the speed ratio, %.0f)" % RATIO))
+    with VirtualBoard() as vb, frames_on(vb.port, boot=True, timeout=120) as link:
+        print("MicroPython %s; the chip's time = the board's CPU time x %.0f (pystone's calibration) "
+              "+ bus, flash and line time\n" % (args.micropython_version, vb.factor))
         time.sleep(3)
-        print("### idle (share of the paced CPU budget)\n")
+        print("### idle (share of the chip's time busy)\n")
         for where, share in idle(vb, link, args.idle_s).items():
             print("- %s: %.2f %%" % (where, 100 * share))
 
-    with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
-        clock = Stopwatch(vb, paced)
+    with VirtualBoard() as vb, frames_on(vb.port, boot=True, timeout=120) as link:
+        clock = Stopwatch(vb)
         time.sleep(3)
         press_keys(vb, setup_keys("lobo77", 4, {}))
         time.sleep(1)
@@ -508,47 +375,29 @@ def main():
             "the one typed" if same else "DIFFERS from the one typed (a key was lost)"))
         for kind, values in by_kind.items():
             print("- %s: %s" % (kind, summary(values)))
-        undo, redo = undo_redo_after_round(vb, link, clock)
+        undo, undo_parts, redo = undo_redo_after_round(vb, link, clock)
         print("\n### right after a round of 200 cards\n")
-        print("- undo key: %s ms; redo (long press): %s ms" % (
-            "%.0f" % undo if undo else "no frame", "%.0f" % redo if redo else "no frame"))
+        print("- undo key: %s ms (%s); redo (long press): %s ms" % (
+            "%.0f" % undo if undo else "no frame", undo_parts, "%.0f" % redo if redo else "no frame"))
+    keys = [v for values in by_kind.values() for v in values if v is not None]
+    target("key to frame, median", "%.0f ms" % statistics.median(keys), "<= %d ms" % KEY_MEDIAN_MS,
+           statistics.median(keys) <= KEY_MEDIAN_MS and same)
+    target("key to frame, max", "%.0f ms" % max(keys), "<= %d ms" % KEY_MAX_MS, max(keys) <= KEY_MAX_MS)
+    target("undo after 200 cards", "%.0f ms" % undo if undo else "no frame", "<= %d ms" % UNDO_MS,
+           bool(undo) and undo <= UNDO_MS)
 
-    if paced:
-        link_figures(args)
-    if args.mash_keys:
-        mash_figures(args, pace)
     print("\n### boot (interpreter start to the resumed game on the glass)\n")
     with tempfile.TemporaryDirectory() as tmp:
         for games in (1, args.games):
             flash = Path(tmp) / ("flash-%d.img" % games)
             glass, records = fill_journal(flash, games)
-            seconds = boot_time(flash, glass, pace)
+            seconds = boot_time(flash, glass)
             print("- journal of %d games (%d records): %s" % (
                 games, records, "%.2f s" % seconds if seconds else "not within 60 s"))
-
-
-def link_figures(args):
-    with VirtualBoard(pace=PACE) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
-        time.sleep(3)
-        link.ok("new", game="lobo77", players=PLAYERS)
-        intact, peaks = big_requests(vb, link, args.requests)
-        print("\n### link\n")
-        print("- %d of %d requests of 220 bytes at line rate answered intact while keys were"
-              " pressed; %d bytes lost to the full receive buffer; its fullest during a request:"
-              " %s of %d bytes" % (intact, args.requests, vb.rx_overflow, fullest(peaks),
-                                   vb.pace.rx_buffer))
-        lost = vb.rx_overflow
-        intact, peaks = big_requests(vb, link, args.requests, typing=False)
-        print("- the same with no key pressed: %d of %d intact; %d bytes lost; fullest: %s" % (
-            intact, args.requests, vb.rx_overflow - lost, fullest(peaks)))
-        lost = vb.rx_overflow
-        seconds, same, size, took = hostile(vb, link, random.Random(5))
-        print("- %d hostile lines (%d bytes) sent at line rate (%.1f s of line time; the line"
-              " took %.1f s): `hello` answered %s after the last one reached the board; state %s;"
-              " %d bytes lost to the full receive buffer" % (
-                  HOSTILE_LINES, size, size * LINE_BITS / 115200, took,
-                  "%.2f s" % seconds if seconds is not None else "not",
-                  "unchanged" if same else "CHANGED", vb.rx_overflow - lost))
+    target("boot with %d games" % args.games, "%.2f s" % seconds if seconds else "no boot",
+           "<= %.0f s" % (BOOT_MS / 1000), bool(seconds) and seconds * 1000 <= BOOT_MS)
+    if args.mash_keys:
+        mash_figures(args)
 
 
 if __name__ == "__main__":

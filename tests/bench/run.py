@@ -1,4 +1,6 @@
-"""`make bench`: run every tests/bench/bench_*.py in turn and print their figures.
+"""`make bench`: run every tests/bench/bench_*.py in turn, print their figures, and sum up
+the targets they report (lines `target NAME: FIGURE (target LIMIT): holds|FAILS`). A bench
+that takes --micropython-version runs on each of RELEASES.
 
     .venv/bin/python tests/bench/run.py [NAME ...]    (NAME: e.g. rules, to run bench_rules.py)
 """
@@ -10,24 +12,43 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parents[1]
 TIMEOUT_S = 1800  # one benchmark may flash a board or sync thousands of records
+RELEASES = ("1.23", "1.28")  # the oldest and newest MicroPython the firmware supports
+
+
+def run(command, targets):
+    """Run one bench, echoing its output; its target lines go into targets. -> its failure or None."""
+    try:
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        for line in proc.stdout:
+            print(line, end="", flush=True)
+            if line.startswith("target "):
+                targets.append("%s [%s]" % (line.strip(), " ".join(command[1:]).replace(str(BENCH_DIR) + "/", "")))
+        code = proc.wait(TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        code = "timeout after %d s" % TIMEOUT_S
+    return code or None
 
 
 def main(names):
     scripts = sorted(BENCH_DIR.glob("bench_*.py"))
     if names:
         scripts = [s for s in scripts if s.stem[len("bench_"):] in names]
-    failed = []
+    failed, targets = [], []
     for script in scripts:
-        print("\n## %s\n" % script.name, flush=True)
-        start = time.monotonic()
-        try:
-            code = subprocess.run([sys.executable, str(script)], cwd=ROOT,
-                                  timeout=TIMEOUT_S).returncode
-        except subprocess.TimeoutExpired:
-            code = "timeout after %d s" % TIMEOUT_S
-        if code:
-            failed.append("%s (%s)" % (script.name, code))
-        print("\n(%s: %.0f s)" % (script.name, time.monotonic() - start), flush=True)
+        versions = RELEASES if "--micropython-version" in script.read_text() else (None,)
+        for version in versions:
+            command = [sys.executable, str(script)] + (["--micropython-version", version] if version else [])
+            print("\n## %s%s\n" % (script.name, " (MicroPython %s)" % version if version else ""), flush=True)
+            start = time.monotonic()
+            code = run(command, targets)
+            if code:
+                failed.append("%s (%s)" % (" ".join(command[1:]), code))
+            print("\n(%s: %.0f s)" % (script.name, time.monotonic() - start), flush=True)
+    if targets:
+        print("\n## targets at the ESP32's pace (computed: docs/benchmarks.md)\n")
+        for line in targets:
+            print("- " + line)
     if failed:
         raise SystemExit("failed: " + ", ".join(failed))
 

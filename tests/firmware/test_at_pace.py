@@ -1,12 +1,12 @@
-"""The firmware on a virtual board at the ESP32's pace (croupier.sim.pace): the chip's speed,
-its 115200-baud line and 388-byte receive buffer. A smoke check of what a box on the table
-does: the longest request the protocol allows, and setup, a card, undo and a sync by keys."""
+"""The firmware on a virtual board throttled to the ESP32's pace (croupier.sim.pace): a smoke
+check of what a box on the table does, its results not its timing: setup, a card, an undo
+by keys, and a sync."""
 import time
 
 import pytest
 
 from croupier.sim import VirtualBoard
-from fwlink import HEAP, frames_on, longest_hello
+from fwlink import HEAP, frames_on
 from synced import synced_game
 from ui_run import card_keys, setup_keys, wait_for_screen, wait_until
 
@@ -42,14 +42,6 @@ def paced():
         settle(vb)
         with frames_on(vb.port) as link:
             yield vb, link
-
-
-def test_the_longest_request_at_line_rate_arrives_intact(paced):
-    vb, link = paced
-    for rid in (101, 102, 103):
-        link.send_raw(longest_hello(rid))
-        assert link.reply(rid, timeout=PACED_TIMEOUT).get("ok") is True
-    assert vb.rx_overflow == 0
 
 
 def test_setup_a_card_undo_and_a_sync_at_pace(paced, tmp_path, capsys):

@@ -2,7 +2,7 @@
 import pytest
 import serial
 
-from croupier.sim.line import Early, Line, Outbox
+from croupier.sim.line import Line
 
 
 def test_line_without_faults_passes_everything_at_once():
@@ -36,7 +36,7 @@ def test_corruption_never_forges_the_interrupt_character():
 
 
 def test_baud_rate_paces_bytes_at_ten_bits_each():
-    line = Line(slack=(1.0,))
+    line = Line(slack=1.0)
     line.configure(baud=1000)  # 100 bytes per second
     line.push(b"x" * 50)
     assert line.take(10.0) == b"x"  # the first byte goes at once
@@ -52,59 +52,12 @@ def test_baud_rate_paces_bytes_at_ten_bits_each():
 def test_a_late_taker_finds_that_the_line_paused():
     """A relay that comes to the line late (a busy host) gets the bytes begun within the
     slack, not a burst no receiver on a real line could have met."""
-    line = Line(slack=(0.05,))
+    line = Line(slack=0.05)
     line.configure(baud=1000)
     line.push(b"x" * 50)
     assert line.take(10.0) == b"x"
     assert len(line.take(10.5)) == 6  # begun at 10.45, 10.46 ... 10.50
     assert line.wait(10.5) == pytest.approx(0.01)  # and on at line rate from there
-
-
-def test_a_line_with_two_clocks_is_no_faster_by_either():
-    """The line into a paced board keeps the host's clock and the chip's: while the chip's
-    stands still (the host keeps the board from running) nothing crosses; when it runs ahead,
-    the host's still holds the line to its baud rate."""
-    line = Line(slack=(0.05, 0.06))
-    line.configure(baud=1000)
-    line.push(b"x" * 50)
-    assert line.take(10.0, 20.0) == b"x"
-    assert line.take(10.03, 20.0) == b""  # the chip's clock stood still
-    assert len(line.take(10.03, 20.5)) == 3  # it ran ahead: 3 bytes begun by the host's
-    assert len(line.take(10.06, 20.5)) == 3
-    assert len(line.take(10.2, 20.505)) == 1  # the chip's clock is the one behind now
-
-
-def test_a_line_with_a_lead_gives_bytes_that_long_before_they_are_due():
-    """A paced board runs a period's work in one burst: the line into it gives each byte a
-    period early, so the burst can read the bytes due in it; Early tells which are due."""
-    line = Line(slack=(0.05,), lead=0.1)
-    line.configure(baud=1000)
-    line.push(b"x" * 50)
-    assert len(line.take(10.0)) == 11  # the first byte is due at once, then 10 within 0.1 s
-    assert line.began == [10.0]
-    assert line.take(10.0) == b"" and line.wait(10.0) == pytest.approx(0.01)
-    assert len(line.take(10.05)) == 5  # one period ahead, still at line rate
-    assert line.began == [10.11]
-    early = Early()
-    early.add(10.01, 11, 0.01)  # each byte due once its 10 ms have passed
-    early.add(10.12, 5, 0.01)
-    assert early.not_due(10.0) == 16 and early.not_due(10.055) == 11
-    assert early.not_due(10.11) == 5 and early.pending()
-    assert early.not_due(10.16) == 0 and not early.pending()  # all due: forgotten
-
-
-def test_a_board_ahead_of_the_host_sends_its_output_when_its_clock_wrote_it():
-    """A paced board runs a period's work in a burst, its clock ahead of the host's: what it
-    writes leaves it at the chip's time, in order, so a host's answer cannot reach the chip
-    before the chip sent what it answers."""
-    outbox = Outbox()
-    assert outbox.put(b"boot", 9.99, 10.0) == b"boot" and not outbox.pending()  # not ahead
-    assert outbox.put(b"reply", 10.03, 10.0) == b""  # 30 ms ahead
-    assert outbox.put(b"+event", 10.0, 10.01) == b""  # written later: leaves after the reply
-    assert outbox.wait(10.01) == pytest.approx(0.02)
-    assert outbox.due(10.02) == b""
-    assert outbox.due(10.03) == b"reply+event" and not outbox.pending()
-    assert outbox.wait(10.03) is None
 
 
 def test_bad_fault_settings_are_refused():

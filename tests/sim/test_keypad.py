@@ -1,6 +1,5 @@
 """The keypad is electrical: a matrix scan on the board sees exactly the pressed keys."""
 import os
-import re
 import time
 
 import pytest
@@ -112,66 +111,6 @@ def test_a_board_that_stops_scanning_fails_key_presses_instead_of_hanging(make_b
     assert time.monotonic() - started < 60
 
 
-EDGES = """
-import time, machine
-from machine import Pin
-rows = [Pin(n, Pin.OPEN_DRAIN, value=0) for n in (32, 33, 25, 26)]
-cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in (27, 14, 4, 18)]
-READS = %d  # column reads each interrupt makes
-STRETCH = %d  # ms the first one stops halfway through them (the pacer stopping a scan)
-LAST = %d  # the edge whose time since the one before is printed
-edges = []
-
-def edge(pin):
-    for i in range(READS):
-        if i == READS // 2 and not edges:
-            time.sleep_ms(STRETCH)
-        pin.value()
-    edges.append(time.ticks_ms())
-
-cols[0].irq(edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
-print("armed")
-while len(edges) <= LAST:
-    machine.idle()  # takes in key changes, reads no pin
-print("for %%d ms." %% time.ticks_diff(edges[LAST], edges[LAST - 1]))
-"""
-
-
-def edge_gap(board):
-    """ms between the two edges a board running EDGES prints."""
-    text = board.wait_output(b" ms.\r\n", timeout=10)
-    found = re.findall(rb"for (\d+) ms\.\r\n", text)
-    assert found, text
-    return int(found[-1])
-
-
-def tap_as_read(board):
-    """Tap "1" for 30 ms on a board running EDGES: -> how long its interrupts saw it down (ms)."""
-    board.wait_output(b"armed")
-    board.press("1", ms=30)
-    return edge_gap(board)
-
-
-@pytest.mark.parametrize("reads", [1, 20])
-def test_a_tap_stays_until_the_board_has_read_it_as_a_scan_would(make_board, reads):
-    """A change that arrives on its own waits until the state before it has been read by
-    as many column reads as a whole scan of the firmware's makes (or 250 ms): a press taken
-    in just before a stop of the pacer is still there for the board to read. A board that
-    reads it at once sees the press for its own length (30 ms here)."""
-    down_ms = tap_as_read(make_board(main=EDGES % (reads, 0, 1)))
-    if reads == 1:
-        assert down_ms >= 240, "released before the board had read the press"
-    else:
-        assert down_ms < 200
-
-
-def test_a_tap_a_stretched_scan_read_stays_for_its_length_after_that_scan(make_board):
-    """The board is stopped halfway through the scan that reads a tap (100 ms, longer than
-    the tap): the release still waits until the tap has been shown for its length (30 ms)
-    after the scan, so the firmware's next scans see it as a chip's scans would."""
-    assert tap_as_read(make_board(main=EDGES % (20, 100, 1))) >= 28
-
-
 SCANNING_EDGES = """
 import select, sys, time, machine
 from machine import Pin
@@ -280,39 +219,3 @@ def test_a_burst_of_key_changes_is_shown_in_the_order_it_came(make_board):
     seen = text[text.rindex(b"seen ") + 5:text.rindex(b".\r\n")].decode()
     assert seen.endswith("1")
     assert seen.count("01") >= TAPS - 1, seen
-
-
-def test_a_release_read_by_a_scan_at_rest_is_not_held_back(make_board):
-    """With every key up a whole scan of the firmware's reads each column twice (8 reads):
-    once an interrupt's scan has read the release, the next press comes when the key was
-    really up (60 ms here), not after the 250 ms a state nobody read waits for."""
-    board = make_board(main=EDGES % (8, 0, 2))
-    board.wait_output(b"armed")
-    board.press("1", ms=60, gap=60)
-    board.press("1", ms=60, gap=60)
-    assert edge_gap(board) < 200
-
-
-CATCHING_UP = scanning_edges("time.ticks_ms()", """
-time.sleep_ms(2500)  # busy: the taps arrive all at once
-while len(edges) < %d:
-    machine.idle()
-print("states %%s ms." %% [time.ticks_diff(b, a) for a, b in zip(edges, edges[1:])])
-""")
-CAUGHT_UP_TAPS = 6
-
-
-def test_a_board_behind_the_matrix_sees_each_state_read_then_catches_up(make_board):
-    """Taps of 100 ms that reach a busy board all at once are shown in turn, each state 40
-    ms after the board read it, not for its whole length: a board that fell behind the
-    keypad (stopped by the pacer, or busy) catches up instead of staying that far behind
-    for as long as keys keep coming. (Each state shown for as long as it lasted from its
-    read, the lag grew with every read that came late.)"""
-    board = make_board(main=CATCHING_UP % (2 * CAUGHT_UP_TAPS))
-    board.wait_output(b"armed")
-    for _ in range(CAUGHT_UP_TAPS):
-        board.press("1", ms=100, gap=100)
-    text = board.wait_output(b" ms.\r\n", timeout=20)
-    states = [int(ms) for ms in re.findall(rb"\d+", text[text.rindex(b"states "):])]
-    assert len(states) == 2 * CAUGHT_UP_TAPS - 1, text
-    assert all(38 <= ms < 80 for ms in states), states

@@ -13,19 +13,16 @@ FORMATTED = ord("F")  # the flash did not mount and was formatted
 I2C_WRITE = ord("I")  # arg: address; payload: the bytes
 I2C_READ = ord("Q")  # arg: address; len: bytes wanted -> REPLY
 TONE = ord("T")  # arg: GPIO; payload: freq u32, duty_u16 u16
-FLASH_WRITE = ord("W")  # one prog or erase is about to happen
+FLASH_WRITE = ord("W")  # one prog or erase is about to happen; len: µs the chip's flash is busy
 POWER_CUT = ord("X")  # the armed power cut is due: stop the interpreter now
 RESET = ord("H")  # machine.reset()
 RTC_SET = ord("D")  # payload: the RTC's offset from the host clock, ASCII seconds
-EMULATED = ord("E")  # len: µs the board spent in emulated hardware (credited to a paced board)
-EMULATED_ACROSS_STOPS = ord("e")  # emulated hardware that a pacer stop cut into; payload: u32
-# when it ended (ticks_us, its low 32 bits), u32 how long it lasted (µs)
 
 # host -> board
 KEYS = ord("K")
 ARM_CUT = ord("C")
 REPLY = ord("R")
-NO_PAYLOAD = (I2C_READ, HELLO, EMULATED)
+NO_PAYLOAD = (I2C_READ, HELLO, FLASH_WRITE)
 
 
 class Decoder:
@@ -47,15 +44,9 @@ class Decoder:
         return messages
 
 
-KEYS_LASTED_UNIT_MS = 4  # 'K' carries how long the previous key state lasted, in these units
-KEYS_LASTED_MAX = 255  # ... at most (1,020 ms: longer than any press the firmware times)
-
-
-def keys(mask: int, lasted_ms: float = 0) -> bytes:
-    """The key matrix's new state; lasted_ms: how long the state before it lasted (0: the
-    state as it is now, not a change the board must see in turn)."""
-    lasted = min(KEYS_LASTED_MAX, int(lasted_ms) // KEYS_LASTED_UNIT_MS)
-    return bytes((KEYS, mask & 0xFF, mask >> 8 & 0xFF, lasted))
+def keys(mask: int) -> bytes:
+    """The key matrix's new state."""
+    return bytes((KEYS, mask & 0xFF, mask >> 8 & 0xFF, 0))
 
 
 def arm_cut(writes: int, tear: bool) -> bytes:
@@ -72,11 +63,3 @@ def tone(payload: bytes):
     """-> (freq, duty_u16)."""
     return struct.unpack("<IH", payload)
 
-
-def stretch(payload: bytes, now_ns: int):
-    """An EMULATED_ACROSS_STOPS payload, sent shortly before now_ns -> (when the stretch
-    ended, how long it lasted), in monotonic ns: the board's ticks_us is the host's
-    monotonic clock in µs, whose low 32 bits it sends."""
-    ended_low, lasted = struct.unpack("<II", payload)
-    now_us = now_ns // 1000
-    return (now_us - ((now_us - ended_low) & 0xFFFFFFFF)) * 1000, lasted * 1000

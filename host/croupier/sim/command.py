@@ -42,7 +42,7 @@ def pace_of(args):
 
 
 def calibrate(args):
-    from croupier.sim import SimError, pystone
+    from croupier.sim import SimError, calibrate
     from croupier.sim.pace import NOT_REALTIME
 
     pace = args.pace or "esp32"
@@ -50,11 +50,11 @@ def calibrate(args):
         print("croupier sim: --calibrate measures a paced board: not with --pace none", file=sys.stderr)
         return 2
     try:
-        result = pystone.run_on_board(pace)
+        result = calibrate.run_on_board(pace)
     except (SimError, OSError, TimeoutError) as exc:
         print("croupier sim: %s" % exc, file=sys.stderr)
         return 1
-    print("%d pystones/s at --pace %s (the gauge's factor: %.0f; %d pystones per second of the CPU budget it "
+    print("%d pystones/s at --pace %s (the throttle's factor: %.0f; %d pystones per second of the CPU budget it "
           "got: %.0f%% of its budget; an ESP32 at 240 MHz scores 1,075-1,661)"
           % (result["pystones"], pace, result["factor"], result["per_budget"], 100 * result["cpu_share"]))
     if result["realtime"] is False:

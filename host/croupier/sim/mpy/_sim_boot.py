@@ -9,7 +9,6 @@ import io
 import micropython
 import os
 import vfs
-from time import ticks_us
 
 import _sim_channel as ch
 import _sim_heap
@@ -34,21 +33,13 @@ def write(s):
     _out.write(s)
 
 
-_since_getc = None  # ticks_us when getc last returned: the REPL's work since is C on a board
-
-
 def getc():
     """One byte of serial input (pyexec reads mp_hal_stdin_rx_chr); a Ctrl-C arrives as a
     KeyboardInterrupt and reads as 3."""
-    global _since_getc
-    if _since_getc is not None:
-        ch.spent(_since_getc)
     try:
-        return _sim_stdio.read_byte()
+        return _sim_stdio.rx_chr()
     except KeyboardInterrupt:
         return 3
-    finally:
-        _since_getc = ticks_us()
 
 
 def mount():
@@ -69,8 +60,6 @@ def mount():
 def execute(code, g, mode, name, raw):
     """Compile and run one input, printing its exception as pyexec does. -> True if it
     ended normally."""
-    global _since_getc
-    _since_getc = None  # the program is the board's own work
     try:
         exec(compile(code, name, mode), g)
         ok = True
@@ -336,7 +325,7 @@ def fit_heap():
     """Hold back the heap this emulation gave the interpreter on top of the board's, so
     the firmware gets what a board with the requested heap would leave it."""
     global _ballast
-    _sim_heap.touch()  # unpaced: the pace starts at the 'B' below
+    _sim_heap.touch()  # before the pace starts, at the 'B' below
     extra = gc.mem_free() - int(ch.env("FREE", "0")) - 16  # 16: the ballast's own header
     if extra > 0:
         _ballast = bytearray(extra)
@@ -348,8 +337,7 @@ def main():
     _sim_wake.install()  # asyncio.ThreadSafeFlag sleeps until an interrupt, as on a board
     fit_heap()
     micropython.kbd_intr(3)
-    # 'B' booted: serial input may flow now. Answered once a paced board's pacer holds it:
-    # the board must not run on at full speed while a busy host is slow to hear it.
+    # 'B' booted: serial input may flow now, and a paced board's throttle starts.
     ch.request(66, 0, 0, None)
     g = {"__name__": "__main__"}
     try:

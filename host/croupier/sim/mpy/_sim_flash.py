@@ -3,10 +3,9 @@
 # unbuffered), so a write that returned survives the interpreter being killed. Before each
 # prog or erase the side channel may say that power dies now: then the write lands torn
 # (or not at all) and the interpreter stops there, mid-operation, as on a real brown-out.
-# A paced board's flash takes the chip's time (croupier.sim.pace): each page program and
-# sector erase sleeps for it, as the ESP32 stalls while its SPI flash is busy.
+# Each write tells the supervisor how long the chip's flash is busy with it (croupier.sim.pace,
+# for the chip's time), and a paced board sleeps that long, as the ESP32 stalls meanwhile.
 import time
-from time import ticks_us
 
 import _sim_channel as ch
 
@@ -15,6 +14,7 @@ PAGE = 256
 _FF = b"\xff" * 256  # erase pattern, written in slices to keep the heap small
 # tenths of a µs: page program, first byte, each further byte, sector erase (0: no timing)
 _PAGE_T, _FIRST_T, _BYTE_T, _ERASE_T = [int(n) for n in ch.env("FLASH_US", "0,0,0,0").split(",")]
+_PACED = ch.env("PACED") == "1"
 
 
 def _program_time(offset, n):
@@ -39,28 +39,24 @@ class Flash:
         self.reads = 0  # readblocks calls: what littlefs's cache settings save (tests)
 
     def readblocks(self, block, buf, offset=0):
-        t = ticks_us()
         self.reads += 1
         self._f.seek(block * BLOCK + offset)
         self._f.readinto(buf)
-        ch.spent(t)
 
     def writeblocks(self, block, buf, offset=None):
-        t = ticks_us()
         if offset is None:  # simple interface: whole blocks, erased first
             for i in range(len(buf) // BLOCK):
                 self.ioctl(6, block + i)
             offset = 0
-        if not ch.flash_write():
+        busy = _program_time(offset, len(buf))
+        if not ch.flash_write(busy):
             if ch.tear():
                 self._f.seek(block * BLOCK + offset)
                 self._f.write(memoryview(buf)[: len(buf) // 2])
             ch.die(88)  # 'X'
         self._f.seek(block * BLOCK + offset)
         self._f.write(buf)
-        busy = _program_time(offset, len(buf))
-        ch.spent(t)
-        if busy:
+        if _PACED:
             time.sleep_us(busy)
 
     def ioctl(self, op, arg):
@@ -69,13 +65,11 @@ class Flash:
         if op == 5:  # block size
             return BLOCK
         if op == 6:  # erase
-            t = ticks_us()
-            if not ch.flash_write():
+            if not ch.flash_write(_ERASE_T // 10):
                 self._erase(arg, BLOCK // 2 if ch.tear() else 0)
                 ch.die(88)
             self._erase(arg, BLOCK)
-            ch.spent(t)
-            if _ERASE_T:
+            if _PACED:
                 time.sleep_us(_ERASE_T // 10)
             return 0
         return 0 if op in (1, 2, 3) else None  # init, deinit, sync: nothing to do

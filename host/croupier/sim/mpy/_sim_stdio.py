@@ -13,7 +13,6 @@ import builtins
 import io
 import select
 import sys
-from time import ticks_us
 
 import _sim_channel as ch
 
@@ -35,7 +34,6 @@ _EINVAL = 22
 _ring = []  # the console's non-blocking descriptor (the supervisor opened it), once used
 _waiter = []  # a poll on the console and the side channel, for a read that must wait
 _ring_poll = []  # a poll on the console alone
-_since = [0]  # ticks_us since when the console's read under way has worked, not slept
 _one = bytearray(1)
 _dupterm = [None]  # os.dupterm's slot: the ESP32 build has one (MICROPY_PY_OS_DUPTERM=1)
 _native_out = sys.stdout.buffer
@@ -66,22 +64,9 @@ def _wait(ms):
         p.register(_CONSOLE, select.POLLIN)
         p.register(ch._sock, select.POLLIN)
         _waiter.append(p)
-    due = ch.held_ms()  # a key change waiting its turn is shown then
-    if due >= 0 and (ms < 0 or due < ms):
-        ms = due
-    ch.spent(_since[0])  # the read's work so far: C on a chip
     for _ in _waiter[0].ipoll(ms):  # ipoll: nothing allocated
         break
-    ch.take_in()
-    _since[0] = ticks_us()
-
-
-def read_byte():
-    """rx_chr() for the REPL (pyexec's reads), its work credited as emulated hardware's."""
-    _since[0] = ticks_us()
-    c = rx_chr()
-    ch.spent(_since[0])
-    return c
+    ch.poll()
 
 
 def rx_chr():
@@ -104,12 +89,10 @@ def _take(buf, cr_to_nl, line=False):
     """buf filled to its end (or, for a line, its first \\n): shared/runtime/sys_stdio_mphal.c
     stdio_read and stdio_buffer_read call mp_hal_stdin_rx_chr once a byte, so a read of n
     blocks until n came; the text stream turns \\r into \\n (stdio_read). What the ring
-    holds is taken at once (C on a chip, a few µs here, credited as emulated hardware's:
-    a long step credited late would run a paced board's clock ahead meanwhile), the rest a
+    holds is taken at once, the rest a
     byte at a time as it comes; a line byte by byte. The key changes that came meanwhile
     are taken in after it, so their pin interrupts' handlers run once it is done. A read
     that the ring fills at once allocates nothing, as the chip's. -> bytes put in buf."""
-    _since[0] = ticks_us()
     n = 0
     while n < len(buf):
         got = 0 if line else _ring_take(memoryview(buf)[n:] if n else buf)
@@ -121,13 +104,9 @@ def _take(buf, cr_to_nl, line=False):
                 if buf[i] == 13:
                     buf[i] = 10
         n += got
-        if line:  # a byte at a time: credited as it goes
-            ch.spent(_since[0])
-            _since[0] = ticks_us()
-            if buf[n - 1] == 10:
-                break
-    ch.spent(_since[0])  # _wait credits the work before a sleep
-    ch.take_in()
+        if line and buf[n - 1] == 10:  # a byte at a time
+            break
+    ch.poll()
     return n
 
 
@@ -204,9 +183,7 @@ class Buffer(io.IOBase):
 
     def write(self, data):
         """-> len(data): mp_hal_stdout_tx_strn, the UART and any dupterm stream."""
-        t = ticks_us()
         _out(data)
-        ch.spent(t)
         return len(data)
 
     def ioctl(self, request, arg):
@@ -264,7 +241,6 @@ class Cooked(io.IOBase):
 
     def write(self, data):
         """data: str or bytes-like. -> len(data): the console never writes short."""
-        t = ticks_us()
         if isinstance(data, str):
             newline, line_end = "\n", "\r\n"
         else:
@@ -274,7 +250,6 @@ class Cooked(io.IOBase):
             _out(line_end if data == newline else data.replace(newline, line_end))
         else:
             _out(data)
-        ch.spent(t)
         return len(data)
 
     def flush(self):

@@ -1,15 +1,13 @@
 # `machine` for the virtual board: the ESP32 port's API (names, signatures and constants
-# as in micropython-esp32-stubs), emulated at the bus. The keypad is electrical: a pressed
-# key joins its row line and column line, so an input reads what the lines it is joined to
-# are driven to, else its pull. I2C transfers, PWM changes and resets go to the supervisor
-# over the side channel; I2C takes its real bus time at the configured frequency.
-from micropython import const, schedule
+# as in micropython-esp32-stubs), emulated at the bus. Pins read the keypad matrix
+# (_sim_matrix). I2C transfers, PWM changes and resets go to the supervisor over the side
+# channel; I2C takes its real bus time at the configured frequency.
+from micropython import const
 import struct
-import sys
 import time
-from time import ticks_us
 
 import _sim_channel as _ch
+from _sim_matrix import _check_irqs, _drive, _irqs, _level, _line, _mode, _out, _pull
 
 PWRON_RESET = const(1)
 HARD_RESET = const(2)
@@ -19,126 +17,10 @@ SOFT_RESET = const(5)
 
 _GPIO = (0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 25, 26, 27, 32,
          33, 34, 35, 36, 37, 38, 39)  # ESP32-WROOM-32 GPIOs (6-11 drive the flash)
-_out = bytearray(40)  # level each pin drives when it is an output
-_mode = bytearray(40)  # 0 (unset, high-Z), Pin.IN, Pin.OUT or Pin.OPEN_DRAIN
-_pull = bytearray(40)  # 0, Pin.PULL_DOWN or Pin.PULL_UP
-_line = bytearray(b"\xff" * 40)  # keypad line of a GPIO: rows 0-3, columns 4-7
-_lines = bytearray(8)  # GPIO of each keypad line
-
-
-def _setup_keypad(spec):
-    rows, cols = spec.split("/")
-    for i, gpio in enumerate([int(n) for n in rows.split(",")] + [int(n) for n in cols.split(",")]):
-        _line[gpio] = i
-        _lines[i] = gpio
-
-
-_setup_keypad(_ch.env("KEYPAD", "32,33,25,26/27,14,4,18"))
 _reset_cause = int(_ch.env("RESET_CAUSE", "1"))
 _uid = bytes(int(h, 16) for h in _ch.env("UID", "24:0a:c4:00:00:01").split(":"))
 _rtc_offset = int(_ch.env("RTC", "0"))  # seconds added to the host clock
 _cpu_hz = 160000000
-
-
-_groups = bytearray(8)  # _joined() of each keypad line, for the key state _groups_of
-_groups_of = -1
-
-
-def _group(line):
-    """_joined(line), worked out once per key state (a scan reads 16 pins of one state)."""
-    global _groups_of
-    if _groups_of != _ch.keys:
-        for i in range(8):
-            _groups[i] = 0
-        _groups_of = _ch.keys
-    group = _groups[line]
-    if not group:
-        group = _groups[line] = _joined(line)
-    return group
-
-
-def _joined(line):
-    """Bitmask of the keypad lines joined to `line` through pressed keys (ghosting
-    included: three keys at the corners of a rectangle join the fourth corner)."""
-    keys = _ch.keys
-    group = 1 << line
-    grown = True
-    while grown:
-        grown = False
-        for k in range(16):
-            if keys >> k & 1:
-                a = 1 << (k >> 2)  # row line
-                b = 1 << (4 + (k & 3))  # column line
-                if bool(group & a) != bool(group & b):
-                    group |= a | b
-                    grown = True
-    return group
-
-
-def _driven(gpio):
-    """-> 0/1 when the pin drives its line, else -1."""
-    m = _mode[gpio]
-    if m == 3 or (m == 7 and not _out[gpio]):
-        return _out[gpio]
-    return -1
-
-
-def _level(gpio):
-    """What the pin reads: its own level as an output, else its line's."""
-    if _mode[gpio] == 3:
-        return _out[gpio]
-    line = _line[gpio]
-    if line != 0xFF and _ch.keys:
-        group = _group(line)
-        high = False
-        for i in range(8):
-            if i != line and group >> i & 1:
-                d = _driven(_lines[i])
-                if d == 0:
-                    return 0  # a low driver wins over a high one and any pull
-                if d == 1:
-                    high = True
-        if high:
-            return 1
-    return 1 if _pull[gpio] == 2 else 0
-
-
-_irqs = {}  # gpio -> [pin, handler, trigger, last level]
-
-
-def _drive(gpio, level):
-    """Set the level an output drives. A keypad row's change moves every column a pressed
-    key joins it to, and their interrupts fire then, as on the chip (a scan with a key held
-    raises edges of its own). Else a column's last level could be one a scan drove, and the
-    change that followed at rest would raise no interrupt."""
-    if _out[gpio] == level:
-        return
-    _out[gpio] = level
-    line = _line[gpio]
-    if _irqs and line < 4 and _ch.keys >> 4 * line & 0xF:  # a key down in this row
-        t = ticks_us()
-        _check_irqs(_group(line))
-        _ch.spent(t)
-
-
-def _check_irqs(lines=0xFF):
-    """Schedule the handler of each armed pin whose level changed: those on the keypad
-    `lines` (a bit mask: the ones a driven row moves), or any."""
-    for gpio in _irqs:
-        line = _line[gpio]
-        if line != 0xFF and not lines >> line & 1:
-            continue
-        entry = _irqs[gpio]
-        now = _level(gpio)
-        if now != entry[3]:
-            entry[3] = now
-            if entry[2] & (1 if now else 2):  # IRQ_RISING / IRQ_FALLING
-                try:
-                    schedule(entry[1], entry[0])
-                except RuntimeError:
-                    pass  # its queue is full: the chip's interrupt drops the edge too
-
-
 
 
 class Pin:
@@ -181,13 +63,8 @@ class Pin:
 
     def value(self, x=None):
         if x is None:
-            t = ticks_us()
             _ch.poll()  # take in key changes first
-            level = _level(self._id)
-            if 4 <= _line[self._id] < 8:  # a keypad column
-                _ch.column_read()
-            _ch.spent(t)
-            return level
+            return _level(self._id)
         _drive(self._id, 1 if x else 0)
 
     def __call__(self, x=None):
@@ -263,17 +140,14 @@ class SoftI2C:
         time.sleep_us((n + 1) * 9 * 1000000 // self._freq)  # 9 clocks a byte, address too
 
     def writeto(self, addr, buf, stop=True):
-        t = ticks_us()
         self._check(addr)
         n = len(buf)
         _ch.send(73, addr, n)  # 'I'
         _ch.write(buf)
-        _ch.spent(t)
         self._bus_time(n)
         return n
 
     def writevto(self, addr, vector, stop=True):
-        t = ticks_us()
         self._check(addr)
         n = 0
         for buf in vector:
@@ -281,7 +155,6 @@ class SoftI2C:
         _ch.send(73, addr, n)
         for buf in vector:
             _ch.write(buf)
-        _ch.spent(t)
         self._bus_time(n)
         return n
 
@@ -387,11 +260,9 @@ class PWM:
         self._log()
 
     def _log(self):
-        t = ticks_us()
         struct.pack_into("<IH", _tone, 0, self._freq, self._duty if self._on else 0)
         _ch.send(84, self._pin._id, 6)  # 'T'
         _ch.write(_tone)
-        _ch.spent(t)
 
 
 class RTC:
@@ -443,7 +314,7 @@ def freq(hz=None):
 
 
 def idle():
-    _ch.take_in()
+    _ch.poll()
 
 
 def lightsleep(time_ms=None):

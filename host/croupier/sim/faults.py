@@ -1,0 +1,59 @@
+"""Faults a test injects into a virtual board (mixed into VirtualBoard): a faulty or slower
+serial line, a stalled chip, a power cut at a chosen flash write."""
+import os
+import random
+import signal
+import time
+
+from croupier.sim import channel, uart
+
+
+class Faults:
+    def faults(self, drop=0.0, corrupt=0.0, baud=None, seed=None, direction="both"):
+        """Serial line faults on the relay: drop/corrupt probabilities per byte, a baud rate
+        (8N1 timing; default: the UART's, 115200, into the board, and out of a paced one; an
+        unpaced board's output is not held back) and a seed; direction 'both', 'to_board'
+        or 'to_host'."""
+        lines = {"both": (self._to_board, self._to_host), "to_board": (self._to_board,),
+                 "to_host": (self._to_host,)}
+        if direction not in lines:
+            raise ValueError("direction must be one of %s" % ", ".join(lines))
+        with self._lock:
+            for i, line in enumerate(lines[direction]):
+                rate = baud if baud is not None else uart.BAUD if line is self._to_board or self.pace else None
+                line.configure(drop, corrupt, rate, None if seed is None else seed + i)
+        self._wake()
+
+    def stall(self, seconds):
+        """Stop the interpreter for `seconds` (SIGSTOP), then continue it: a chip busy in a
+        flash erase, a collection or a debugger. The line keeps delivering meanwhile, into the
+        receive path, whose overflow counts (rx_overflow). Not for a paced board (its pacer
+        stops and continues the interpreter too). Returns at once when no interpreter runs."""
+        if self.pace:
+            raise ValueError("stall() is for an unpaced board: a paced one's pacer stops it too")
+        with self._lock:
+            proc = self._proc
+            if proc is None:
+                return
+            os.kill(proc.pid, signal.SIGSTOP)
+        try:
+            time.sleep(seconds)
+        finally:
+            with self._lock:
+                if self._proc is proc:
+                    os.kill(proc.pid, signal.SIGCONT)
+
+    def cut_power(self, after_writes=None, within=None, seed=None, tear=True):
+        """Arm a power cut at the after_writes-th next flash write (prog or erase), or at a
+        random one of the next `within` (seeded). tear: the cut write lands half-done.
+        The board stays off until restart(). Armed before start(), it counts from the first
+        write after power-on. -> the write count it will die at."""
+        if (after_writes is None) == (within is None):
+            raise ValueError("give after_writes or within")
+        n = after_writes if within is None else random.Random(seed).randint(1, within)
+        if n < 1:
+            raise ValueError("after_writes must be at least 1")
+        with self._lock:
+            self._cut = channel.arm_cut(n, tear)
+            self._send(self._cut)
+        return n

@@ -1,0 +1,153 @@
+"""The virtual board's serial line (VirtualBoard's line I/O): the serial-port pty to the
+interpreter's console pty through the UART's receive path, and the board's output back.
+
+Into the board the line runs at the UART's 115200 baud (line.Line, with its faults) into
+the FIFO, whose interrupt moves it into the 259-byte ring, the console pty, counting what
+overflows (croupier.sim.uart), paced or not. A 0x03 becomes SIGINT, as the UART's
+interrupt character does. The board's output is kept for wait_output() and sent on.
+"""
+import fcntl
+import os
+import signal
+import struct
+import termios
+import time
+
+from croupier.sim import uart
+
+INTERRUPT = 0x03
+OUTPUT_KEPT = 4 << 20  # bytes of board output kept for wait_output()
+UNSENT_KEPT = 1 << 20  # bytes waiting for a reader of the serial port; older ones are lost
+LINE_TICK = 0.001  # a line with a baud rate moves its bytes this often (not one wake-up per byte)
+
+
+class SerialRelay:
+    """Mixed into VirtualBoard; runs on its I/O thread under its lock."""
+
+    # --- board output ------------------------------------------------------------------------
+    def mark(self) -> int:
+        """A position in the board's output stream, for output()/wait_output()."""
+        with self._lock:
+            return self._output_base + len(self._output)
+
+    def output(self, since=0) -> bytes:
+        """What the board printed (before line faults) since a mark()."""
+        with self._lock:
+            return bytes(self._output[max(0, since - self._output_base):])
+
+    def wait_output(self, pattern: bytes, timeout=10.0, since=0) -> bytes:
+        """Wait until the output since a mark contains pattern; -> that output."""
+        self._wait(lambda: pattern in self.output(since), timeout,
+                   lambda: "board output never showed %r; got %r" % (pattern, self.output(since)[-400:]))
+        return self.output(since)
+
+    def wait_sent(self, timeout=10.0):
+        """Wait until everything the board printed has crossed the line to the serial port."""
+        self._wait(lambda: not (self._to_host.pending() or self._unsent), timeout,
+                   lambda: "board output still on its way to the port (%d bytes)" % len(self._unsent))
+
+    def wait_delivered(self, timeout=60.0):
+        """Wait until the line into the board has carried what the relay took from the
+        serial port (into the board's stdin ring, or lost to it)."""
+        self._wait(lambda: not (self._to_board.pending() or len(self._fifo)), timeout,
+                   lambda: "serial input still on its way to the board")
+
+    # --- the line, on the I/O thread ------------------------------------------------------------
+    def _pump(self):
+        """Move bytes along both lines as far as their timing allows. -> seconds to sleep."""
+        now = time.monotonic()
+        if self._ready and self._console is not None:
+            data = self._to_board.take(now)
+            if data:  # in the FIFO once it has crossed
+                per_byte = self._to_board.byte_time
+                self._fifo.arrive(data, self._to_board.began + len(data) * per_byte, per_byte)
+                if not self._to_board.pending():
+                    self._changed.notify_all()  # for wait_delivered()
+            elif self._rx:
+                self._flush_rx()
+            if self._fifo.due(now):
+                self._to_ring(self._fifo.take())
+                self._changed.notify_all()  # for wait_delivered()
+        self._unsent += self._to_host.take(now)
+        if self._unsent:
+            try:
+                sent = os.write(self._serial, self._unsent)
+                del self._unsent[:sent]
+                if not self._unsent:
+                    self._changed.notify_all()  # for wait_sent()
+            except BlockingIOError:
+                del self._unsent[:max(0, len(self._unsent) - UNSENT_KEPT)]
+        waits = [w and max(w, LINE_TICK) for w in (self._to_board.wait(now) if self._ready else None,
+                                                    self._to_host.wait(now)) if w is not None]
+        if len(self._fifo):  # the UART's silence interrupt: one timer, on time
+            waits.append(self._fifo.wait(now))
+        if self._unsent or self._rx:
+            waits.append(0.01)  # a reader is behind: retry soon
+        return min(waits) if waits else None
+
+    def _to_ring(self, batch: bytes):
+        """The UART interrupt's batch into the ring (croupier.sim.uart): what does not fit is
+        lost, the newest first; each Ctrl-C becomes SIGINT (_interrupt)."""
+        parts = batch.split(bytes((INTERRUPT,)))
+        for i, part in enumerate(parts):
+            unread = self._ring_queued() + len(self._rx)
+            room = max(0, uart.RING - unread)
+            self.rx_overflow += max(0, len(part) - room)
+            self._rx += part[:room]
+            self.rx_peak = max(self.rx_peak, unread + min(len(part), room))
+            if i < len(parts) - 1:
+                self._interrupt()
+        self._flush_rx()
+
+    def _interrupt(self):
+        """A Ctrl-C: SIGINT, as the UART's interrupt character schedules a KeyboardInterrupt."""
+        now = time.monotonic()
+        if self._proc and now - self._last_interrupt > 0.1:  # a second SIGINT before the first is handled kills the unix port
+            os.kill(self._proc.pid, signal.SIGINT)
+            self._last_interrupt = now
+
+    def _ring_queued(self):
+        """Bytes in the console's queue (the ring): its slave end, opened for a moment, tells."""
+        try:
+            fd = os.open(self._console_name, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        except OSError:
+            return 0  # the interpreter is going away
+        try:
+            return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+        finally:
+            os.close(fd)
+
+    def _flush_rx(self):
+        try:
+            del self._rx[:os.write(self._console, self._rx)]
+        except BlockingIOError:
+            pass  # the interpreter is not reading right now
+        except OSError:
+            self._rx.clear()  # it is going away
+
+    def _on_serial(self):
+        try:
+            data = os.read(self._serial, 4096)
+        except OSError:
+            return
+        self.received += len(data)
+        self._to_board.push(data)
+
+    def _on_console(self):
+        try:
+            data = os.read(self._console, 4096)
+        except OSError:
+            data = b""
+        if data:
+            self._board_output(data)
+        else:
+            self._on_exit()
+
+    def _board_output(self, data):
+        self._output += data
+        if len(self._output) > OUTPUT_KEPT:
+            cut = len(self._output) - OUTPUT_KEPT
+            del self._output[:cut]
+            self._output_base += cut
+        self._to_host.push(data)
+        self._emit("output", data)

@@ -1,0 +1,154 @@
+"""The virtual board's side channel (VirtualBoard's emulated hardware): a unix socket the
+board connects to at each start (its end is mpy/_sim_channel.py, the messages are in
+croupier.sim.channel). Key contacts go in; I2C transfers (the OLED, the DS3231), PWM
+changes, flash writes and reset requests come out.
+"""
+import socket
+import time
+
+from croupier.sim import channel, toolchain
+
+SIDE_DEADLINE = 5.0  # seconds the board may take to read a side-channel message
+LOGICAL_KEYS = {"ok": "#", "undo": "*", "a": "A", "b": "B", "c": "C", "d": "D", "menu": "D"}
+
+
+class SideChannel:
+    """Mixed into VirtualBoard; its handlers run on the I/O thread under its lock."""
+
+    # --- keys --------------------------------------------------------------------------------
+    def key_bit(self, key: str) -> int:
+        label = LOGICAL_KEYS.get(key, key.upper() if len(key) == 1 else key)
+        if label not in self.labels:
+            raise ValueError("no key %r on the keypad (labels: %s)" % (key, " ".join(self.labels)))
+        return 1 << self.labels.index(label)
+
+    def key_down(self, key):
+        with self._lock:
+            self._keys |= self.key_bit(key)
+            self._send_keys()
+
+    def key_up(self, key):
+        with self._lock:
+            self._keys &= ~self.key_bit(key)
+            self._send_keys()
+
+    def press(self, key, ms=100, gap=60):
+        """Hold a key for ms milliseconds, release it and wait gap ms (real debounce timing)."""
+        self.key_down(key)
+        time.sleep(ms / 1000)
+        self.key_up(key)
+        time.sleep(gap / 1000)
+
+    @property
+    def keys_down(self):
+        return [label for i, label in enumerate(self.labels) if self._keys >> i & 1]
+
+    # --- what the board shows and plays --------------------------------------------------------
+    @property
+    def i2c_bytes(self):
+        """Bytes written on the I2C bus so far, control bytes included."""
+        return self.oled.bytes_received
+
+    def glass(self) -> bytes:
+        """The OLED as seen on the glass: 1024 bytes in page order, like the `screen` command."""
+        with self._lock:
+            return self.oled.glass()
+
+    def image(self, scale=4):
+        from croupier.oled_render import render
+
+        with self._lock:
+            return render(self.oled.glass(), scale=scale, contrast=self.oled.contrast)
+
+    @property
+    def tones(self):
+        """[(t_ms since start(), freq, duty_u16), ...]: every PWM change; duty 0 = silent."""
+        with self._lock:
+            return list(self._tones)
+
+    # --- the socket, on the I/O thread ----------------------------------------------------------
+    def _on_accept(self):
+        conn, _ = self._listener.accept()
+        if self._side is not None:
+            self._selector.unregister(self._side)
+            self._side.close()
+        conn.settimeout(SIDE_DEADLINE)  # a stuck board must not hang the host
+        self._side = conn
+        self._decoder = channel.Decoder()
+        self._register(conn, self._on_side)
+        self._send(channel.keys(self._keys))
+        if self._cut:
+            self._send(self._cut)
+
+    def _on_side(self):
+        try:
+            data = self._side.recv(65536)
+        except OSError:
+            data = b""
+        if not data:
+            self._selector.unregister(self._side)
+            self._side.close()
+            self._side = None
+            return
+        for kind, arg, length, payload in self._decoder.feed(data):
+            self._on_message(kind, arg, length, payload)
+
+    def _on_message(self, kind, arg, length, payload):
+        if kind == channel.BOOTED:
+            if self.throttle:
+                self.throttle.start()
+            self._send(channel.reply(0))
+            self._ready = True
+            self.boots += 1
+            self._emit("boot", self.boots)
+        elif kind == channel.I2C_WRITE:
+            self._bus(len(payload))
+            if self.rtc and arg == self.rtc.address:
+                self.rtc.write(payload)
+            else:
+                self.oled.write(payload)
+                self._emit("display")
+        elif kind == channel.I2C_READ:
+            self._bus(length)
+            self._send(channel.reply(0, self.rtc.read(length) if self.rtc and arg == self.rtc.address
+                                     else bytes((self.oled.read_status(),)) * length))
+        elif kind == channel.TONE:
+            freq, duty = channel.tone(payload)
+            self._tones.append((int((time.monotonic() - self._t0) * 1000), freq, duty))
+            self._emit("tone", (freq, duty))
+        elif kind == channel.HELLO:
+            self._send(channel.reply(0))  # after the state sent on connect: the board has it all
+        elif kind == channel.FLASH_WRITE:
+            self.flash_writes += 1
+            self.flash_us += length
+        elif kind == channel.POWER_CUT:
+            self._cut = None
+            self._kill()
+        elif kind == channel.RESET:
+            self._next_start = ("friendly", self.SOFT_RESET)  # esp_restart(): ESP_RST_SW
+            self._kill()
+        elif kind == channel.RTC_SET:
+            self._rtc = payload.decode()
+        elif kind == channel.FORMATTED:
+            self.formats += 1
+
+    def _bus(self, n):
+        """An I2C transfer of n bytes: its time on the bus, 9 clocks a byte, the address too
+        (as machine.SoftI2C sleeps it)."""
+        self.bus_us += (n + 1) * 9 * 1e6 / self._pins["i2c"]["freq"]
+
+    def _send(self, message: bytes) -> bool:
+        """-> False when the board has not taken the message within SIDE_DEADLINE s."""
+        if self._side is not None:
+            try:
+                self._side.sendall(message)
+            except socket.timeout:
+                return False  # alive but not reading: the firmware is stuck
+            except OSError:
+                pass  # the interpreter is going away; the next one gets the state on connect
+        return True
+
+    def _send_keys(self):
+        if not self._send(channel.keys(self._keys)):
+            raise toolchain.SimError("the board has not read its keypad for %g s: is the firmware stuck? "
+                                     "(last output: %r)" % (SIDE_DEADLINE, self.output()[-200:]))
