@@ -282,6 +282,24 @@ def test_the_person_leaves_and_the_computer_players_play_the_match_out(db):
     assert games[0]["players"][0]["name"] == "Mia" and games[0]["players"][0]["computer"] is None
 
 
+def test_a_player_down_to_one_card_is_shown_holding_1_card(db):
+    app = MauMauApp(db, seed=2, delay=0)
+
+    def someone_holds_one():
+        return isinstance(app.screen, TableScreen) and 1 in app.session.view()["counts"]
+
+    async def steps(pilot):
+        await start(pilot)
+        await until(pilot, someone_holds_one)
+        counts = app.session.view()["counts"]
+        for line in shown(app, "#players").splitlines():
+            seat = next(s for s in range(len(counts)) if line[2:].startswith(app.session.label(s) + " "))
+            held = "%d card%s " % (counts[seat], "" if counts[seat] == 1 else "s")
+            assert held in line, "%r does not say %r" % (line, held)
+
+    run(app, steps)
+
+
 def test_quitting_mid_round_saves_the_game_as_abandoned(db):
     app = MauMauApp(db, seed=3, delay=0)
 

@@ -15,6 +15,7 @@ from textual.worker import WorkerState
 
 from croupier.commands.common import open_store, reports_errors
 from croupier.play.session import DEFAULT_LIMIT, DEFAULT_NAME, MAX_OPPONENTS, PERSON, Session
+from croupier.plural import count
 from croupier.rules import Illegal
 from croupier.rules.engine import MAX_NAME, check_options
 from croupier.rules.maumau_match import SUIT_NAMES, SYMBOLS, Game, face
@@ -249,7 +250,7 @@ class TableScreen(Screen):
             if view["out"][seat]:
                 continue
             turn = "▶ " if seat == view["turn"] else "  "
-            cards = "%d cards" % view["counts"][seat]
+            cards = count(view["counts"][seat], "card")
             said = "  Mau!" if seat == view["turn"] and view["said"] else ""
             players.append("%s%-30s %-9s score %4d%s" % (turn, self.session.label(seat), cards,
                                                          view["scores"][seat], said))
@@ -438,7 +439,7 @@ class RoundScreen(Screen):
             seat = self.session.add_opponent(self.strength)
         except Illegal as exc:
             return self.say(exc.reason)
-        self.say("%s joins with %d points" % (self.session.label(seat), self.session.view()["scores"][seat]))
+        self.say("%s joins with %s" % (self.session.label(seat), count(self.session.view()["scores"][seat], "point")))
         self.show()
 
     def action_leave(self, seat):
