@@ -179,7 +179,7 @@ def test_roster_screenshot_and_errors_on_the_board(vboard, tmp_path, capsys):
     assert main(["sync", "--port", "sim", "--db", str(tmp_path / "empty.sqlite3")]) == 0
     assert "0 records pulled, 0 new, 0 games updated" in capsys.readouterr().out
     assert main(["roster", "--port", vboard.port, "x" * 40]) == 1
-    assert "roster: " in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith("croupier roster: each name ")  # one prefix, not two
     assert main(["sync", "--port", str(tmp_path / "no-such-port"), "--db", str(tmp_path / "d.sqlite3")]) == 1
     assert "there is no serial port %s" % (tmp_path / "no-such-port") in capsys.readouterr().err
 
