@@ -88,7 +88,7 @@ class DeviceError(LinkError):
     """The device answered `ok: false`."""
 
     def __init__(self, cmd, error, message):
-        super().__init__("%s: %s (%s)" % (cmd, message or error, error))
+        super().__init__("%s (%s)" % (message or error, error))  # shown after `croupier CMD: `: no prefix of its own
         self.cmd, self.error, self.message = cmd, error, message
 
 
@@ -379,7 +379,7 @@ class Link:
         most = min(self.line_max, self.window)
         if len(frame) > most:
             advice = SHORTEN.get(cmd) or "shorten %s" % (", ".join(sorted(args)) or "it")
-            raise LinkError("%s: the request is %d bytes, the board takes at most %d: %s" % (cmd, len(frame), most, advice))
+            raise LinkError("the %s request is %d bytes, the board takes at most %d: %s" % (cmd, len(frame), most, advice))
 
     def send(self, cmd, timeout=None, **args):
         """Write one request frame once the window has room for it and return its id (no

@@ -1,6 +1,7 @@
 """Standings and summaries computed from rebuilt games (store.Store.games()). Pure functions."""
 from collections import Counter, defaultdict
 
+from croupier.plural import count
 from croupier.scoring import MEASURES
 # A game type counted with another under --game: Mau-Mau against the computer is Mau-Mau.
 FAMILY = {"maumau_match": "maumau"}
@@ -59,7 +60,7 @@ def holdings(games):
     for kind in kinds(games):
         of_kind = [g for g in games if g["game"] == kind]
         unfinished = Counter(g["status"] for g in of_kind if g["status"] != "over")
-        parts.append("%d %s game%s" % (len(of_kind), KIND_NAMES.get(kind, kind), "" if len(of_kind) == 1 else "s")
+        parts.append(count(len(of_kind), KIND_NAMES.get(kind, kind) + " game")
                      + (" (%s)" % ", ".join("%d %s" % (unfinished[s], s) for s in sorted(unfinished))
                         if unfinished else ""))
     return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)

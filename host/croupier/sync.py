@@ -10,6 +10,7 @@ import time
 from collections import deque
 
 from croupier.link import DeviceError, LinkError, LinkTimeout
+from croupier.plural import count
 from croupier.rules import Illegal, SetupError, new_game
 from croupier.rules.canon import dumps as canon
 from croupier.scoring import score
@@ -197,8 +198,8 @@ class SyncReport:
         self.acked = None
 
     def lines(self):
-        out = ["device %s (journal %s): %d record(s) pulled, %d new, %d game(s) updated"
-               % (self.device, self.log_epoch, self.pulled, self.added, len(self.games))]
+        out = ["device %s (journal %s): %s pulled, %d new, %s updated"
+               % (self.device, self.log_epoch, count(self.pulled, "record"), self.added, count(len(self.games), "game"))]
         if self.orphans:
             out.append("kept, without rebuilding, the records of game(s) %s: their beginning was synced to "
                        "another database and deleted from the board" % ", ".join(map(str, self.orphans)))

@@ -134,14 +134,14 @@ def test_a_board_holding_a_users_unsynced_game_is_refused_and_left_alone(headles
     user_db = tmp_path / "user.db"
     status, output = croupier("hil", "--port", str(headless_board), "-k", SAFETY_TESTS, "--db", str(user_db))
     assert status == 4, output[-3000:]
-    assert output == ("croupier hil: the board on %s holds 4 journal record(s) no database has acknowledged and an "
+    assert output == ("croupier hil: the board on %s holds 4 journal records no database has acknowledged and an "
                       "unfinished lobo77 game of Uma, Ugo, Ulla, which the suite would abandon and acknowledge: run "
                       "`croupier sync --port %s` (and finish the game) first, or pass --force to save them into %s "
                       "before the tests\n" % (headless_board, headless_board, user_db)), output[-3000:]
     assert "_pytest" not in output, "one plain line, not pytest's exit banner"
     # pytest run directly with the plugin meets the same refusal, from the plugin's own check
     status, output = pytest_directly("--port", str(headless_board), "-k", SAFETY_TESTS, "--hil-db", str(user_db))
-    assert status == 4 and "4 journal record(s) no database has acknowledged" in output, output[-3000:]
+    assert status == 4 and "4 journal records no database has acknowledged" in output, output[-3000:]
     assert not user_db.exists(), "a refusal writes no database"
     with connect(str(headless_board)) as link:
         assert link.call("log", **{"from": 0})["records"] == records and link.call("state")["state"] == state, \
@@ -178,7 +178,7 @@ def test_forced_the_suite_saves_the_users_game_first_and_puts_the_board_back(hea
     user_db = tmp_path / "user.db"
     status, output = croupier("hil", "--port", str(headless_board), "-k", SAFETY_TESTS, "--force", "--db", str(user_db))
     assert status == 0 and "result:      PASS (4 passed" in output, output[-6000:]
-    assert "--force: saved 4 journal record(s) no database has acknowledged and an unfinished lobo77 game" in output, \
+    assert "--force: saved 4 journal records no database has acknowledged and an unfinished lobo77 game" in output, \
         output[-3000:]
     assert "set the clock to the host's time" in output and "put the roster back (Uma, Ugo, Ulla, Uwe)" in output
     with Store(user_db) as store:

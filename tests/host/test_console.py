@@ -95,6 +95,6 @@ def test_the_state_line_says_what_is_owed_and_which_way_play_goes(vboard):
 def test_new_names_only_the_boxs_games(vboard):
     done = console(vboard.port, ["new maumau_match Ann Bob", "new poker Ann Bob", "state"])
     games = "games: basta, duo, factors, lobo77, maumau"
-    assert done.stderr.splitlines() == ["error: line 1: new: unknown game maumau_match; %s (bad_args)" % games,
-                                        "error: line 2: new: unknown game poker; %s (bad_args)" % games]
+    assert done.stderr.splitlines() == ["error: line 1: unknown game maumau_match; %s (bad_args)" % games,
+                                        "error: line 2: unknown game poker; %s (bad_args)" % games]
     assert done.stdout == "no game\n" and done.returncode == 1

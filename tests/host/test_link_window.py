@@ -191,7 +191,7 @@ def test_a_request_over_the_line_limit_is_refused_before_anything_is_sent():
     link = Link(board, timeout=0.5)
     with pytest.raises(LinkError) as err:
         link.call("new", game="lobo77", players=NAMES16)
-    assert str(err.value).startswith("new: the request is ")
+    assert str(err.value).startswith("the new request is ")
     assert str(err.value).endswith("bytes, the board takes at most 220: use shorter or fewer names")
     assert board.sent() == b""
 

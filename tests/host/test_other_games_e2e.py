@@ -20,7 +20,7 @@ def test_the_other_three_games_sync_into_standings_and_exports(vboard, tmp_path,
     assert all(state["over"] and state["winners"] for state in finals.values())
     db = str(tmp_path / "games.sqlite3")
     assert main(["sync", "--port", vboard.port, "--db", db]) == 0
-    assert "3 game(s) updated" in capsys.readouterr().out
+    assert "3 games updated" in capsys.readouterr().out
 
     assert main(["games", "--db", db]) == 0
     listing = capsys.readouterr().out

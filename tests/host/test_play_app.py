@@ -4,6 +4,7 @@ import asyncio
 import threading
 
 import pytest
+from textual.widgets import Button, Footer, Input
 
 from croupier.play.app import CARD_KEYS, STRENGTH_NAMES, GameOverScreen, MauMauApp, NewGameScreen, RoundScreen, TableScreen, face
 from croupier.play.session import PERSON
@@ -17,9 +18,9 @@ def db(tmp_path):
         yield store
 
 
-def run(app, steps):
+def run(app, steps, size=(180, 50)):
     async def main():
-        async with app.run_test(size=(180, 50)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await steps(pilot)
     asyncio.run(main())
 
@@ -281,6 +282,24 @@ def test_the_person_leaves_and_the_computer_players_play_the_match_out(db):
     assert games[0]["players"][0]["name"] == "Mia" and games[0]["players"][0]["computer"] is None
 
 
+def test_a_player_down_to_one_card_is_shown_holding_1_card(db):
+    app = MauMauApp(db, seed=2, delay=0)
+
+    def someone_holds_one():
+        return isinstance(app.screen, TableScreen) and 1 in app.session.view()["counts"]
+
+    async def steps(pilot):
+        await start(pilot)
+        await until(pilot, someone_holds_one)
+        counts = app.session.view()["counts"]
+        for line in shown(app, "#players").splitlines():
+            seat = next(s for s in range(len(counts)) if line[2:].startswith(app.session.label(s) + " "))
+            held = "%d card%s " % (counts[seat], "" if counts[seat] == 1 else "s")
+            assert held in line, "%r does not say %r" % (line, held)
+
+    run(app, steps)
+
+
 def test_quitting_mid_round_saves_the_game_as_abandoned(db):
     app = MauMauApp(db, seed=3, delay=0)
 
@@ -458,7 +477,47 @@ def test_at_80x24_and_up_every_card_is_readable_and_the_log_shows_the_newest_mov
         assert held, "the person held 12 cards"
         assert crowded.count(True) >= 3, "seed 6: a wished suit or a pending draw beside a full log"
 
-    async def main():
-        async with app.run_test(size=size) as pilot:
-            await steps(pilot)
-    asyncio.run(main())
+    run(app, steps, size)
+
+
+def assert_fits(app):
+    """The current screen fits the terminal: nothing to scroll to, every button and input
+    shown whole above the footer, and the footer naming each of the screen's keys."""
+    screen = app.screen
+    footer = screen.query_one(Footer).region
+    assert screen.max_scroll_y == 0, "%s is %d lines too tall" % (type(screen).__name__, screen.max_scroll_y)
+    for widget in list(screen.query(Button)) + list(screen.query(Input)):
+        if all(node.display for node in widget.ancestors_with_self if node is not app):
+            region = widget.region
+            assert region.height and region.y >= 0 and region.bottom <= footer.y and region.right <= footer.right, \
+                "#%s at %s is not whole above the footer (row %d)" % (widget.id, region, footer.y)
+    keys = screen_lines(app)[footer.y]
+    for binding in screen.BINDINGS:
+        assert not binding.show or binding.description in keys, "the footer reads %r" % keys
+
+
+def test_at_80x24_every_screen_fits_from_a_new_game_with_four_opponents_to_its_end(db):
+    app = MauMauApp(db, seed=4, delay=0)
+
+    async def steps(pilot):
+        await pilot.press("plus")  # 4 opponents: the new game's tallest
+        assert shown(app, "#opponents") == "4"
+        assert_fits(app)  # the Start button among the rest
+        await pilot.click("#start")
+        await pilot.pause()
+        assert_fits(app)
+        await until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        assert len(app.session.scores()) == 5  # five players leaving: the score list's tallest
+        assert_fits(app)
+        await pilot.click("#leave-%d" % PERSON)
+        for _ in range(2000):
+            if isinstance(app.screen, GameOverScreen):
+                break
+            await settle(pilot)
+        assert isinstance(app.screen, GameOverScreen)
+        assert_fits(app)
+        await pilot.click("#new")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+
+    run(app, steps, (80, 24))

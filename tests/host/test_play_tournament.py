@@ -50,6 +50,12 @@ def test_table_shows_rounds_won_with_a_95_percent_interval(capsys):
         assert (" %d " % won) in row[0]
 
 
+@pytest.mark.parametrize("rounds, title", [("1", "Mau-Mau tournament: 1 round"), ("2", "Mau-Mau tournament: 2 rounds")])
+def test_the_title_counts_the_rounds_in_words_that_agree(capsys, rounds, title):
+    code, out, _ = tournament(capsys, "--rounds", rounds, "--seed", "1", "--lineup", "3,1")
+    assert code == 0 and out.splitlines()[0] == title, out
+
+
 def test_wilson_interval_known_values():
     low, high = wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)

@@ -145,7 +145,7 @@ def test_a_headless_board_on_its_temporary_image_says_what_stopping_lost(tmp_pat
             proc.kill()
             proc.wait(5)
     assert proc.returncode == 0
-    assert ("virtual board stopping: its temporary flash image held 2 journal record(s) no database has "
+    assert ("virtual board stopping: its temporary flash image held 2 journal records no database has "
             "acknowledged and an unfinished basta game of Ann, Bob, now lost; next time, to keep them, sync "
             "first (`croupier sync --port ") in out
     assert "`croupier sim --flash FILE`" in out

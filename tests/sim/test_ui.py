@@ -266,7 +266,7 @@ def test_quitting_a_temporary_image_says_what_is_lost_and_asks(firmware_board):
         seen["quit"] = not app.is_running
 
     run(app, steps, size=(80, 24))
-    assert "quitting loses 2 journal record(s) no database has acknowledged and an unfinished " \
+    assert "quitting loses 2 journal records no database has acknowledged and an unfinished " \
            "lobo77 game of Ann, Bob, Cy" in seen["asked"]
     assert "croupier sync --port %s" % vb.port in seen["asked"] and "--flash FILE" in seen["asked"]
     assert seen["stayed"] and seen["quit"]

@@ -6,6 +6,7 @@ import sys
 from croupier.cli import add_db_option
 from croupier.commands.common import open_store, output_path, reports_errors
 from croupier.dates import iso_fields
+from croupier.plural import count
 from croupier.scoring import MEASURES
 from croupier.store import DATE_COLUMNS, game_ref
 
@@ -72,5 +73,5 @@ def run(args):
             if path:
                 out.close()
     if path:
-        print("%d game(s) written to %s" % (len(games), path), file=sys.stderr)
+        print("%s written to %s" % (count(len(games), "game"), path), file=sys.stderr)
     return 0

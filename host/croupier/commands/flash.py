@@ -5,6 +5,7 @@ from pathlib import Path
 from croupier.cli import add_db_option, add_port_option
 from croupier.commands.common import board_port, open_store, progress_bar, reports_errors
 from croupier.link import LinkError
+from croupier.plural import count
 from croupier.port_registry import hold
 
 HELP = "copy the firmware onto the board (only changed files, verified); --micropython writes MicroPython first"
@@ -42,8 +43,8 @@ def check_nothing_at_risk(port, store):
     finally:
         serial_port.close()
     if missing:
-        raise LinkError("the board holds %d journal record(s) not in %s: run `croupier sync` first, "
-                        "or pass --force to erase them" % (missing, store.path))
+        raise LinkError("the board holds %s not in %s: run `croupier sync` first, "
+                        "or pass --force to erase them" % (count(missing, "journal record"), store.path))
     if missing == 0:
         return "the Croupier firmware answers and every record is synced"
     board = probe(port)
@@ -140,7 +141,7 @@ def run(args):
         check_micropython(port, staging, just_written=image is not None)
         with ExitStack() as bar:
             report = deploy(port, staging, manifest, progress=_copy_progress(bar))
-    print("%d file(s) copied, %d stale removed, %d unchanged; board answers: fw %s, board %s, device %s"
-          % (len(report.copied), len(report.removed), report.unchanged, report.hello.get("fw"),
+    print("%s copied, %d stale removed, %d unchanged; board answers: fw %s, board %s, device %s"
+          % (count(len(report.copied), "file"), len(report.removed), report.unchanged, report.hello.get("fw"),
              report.hello.get("board"), report.hello.get("device")))
     return 0

@@ -3,6 +3,7 @@
 import json
 
 from croupier.cli import add_db_option
+from croupier.plural import count
 from croupier.rules.maumau_bots import STRENGTHS
 
 HELP = "play Mau-Mau against the computer (or --tournament: computer players only)"
@@ -93,5 +94,5 @@ def report(result):
         low, high = wilson(won, result["rounds"])
         rows.append((seat, strength, won, "%.1f%%" % (100.0 * won / result["rounds"]),
                      "%.1f%% - %.1f%%" % (100 * low, 100 * high), points))
-    print_table("Mau-Mau tournament: %d rounds" % result["rounds"],
+    print_table("Mau-Mau tournament: %s" % count(result["rounds"], "round"),
                 ["seat", "strength", "won", "share", "95% interval", "points"], rows)

@@ -2,6 +2,7 @@
 measures, and head-to-head."""
 from croupier.cli import add_db_option, game_name
 from croupier.commands.common import none_found, open_store, print_table, reports_errors
+from croupier.plural import count
 
 HELP = "standings per player (games, wins, win rate; per game kind its own counts) and head-to-head"
 
@@ -17,10 +18,6 @@ def _period(games):
 
     first, last = games[0], games[-1]
     return "%s to %s" % (show(first["started_min"], first["started_max"]), show(last["ended_min"], last["ended_max"]))
-
-
-def _games(games):
-    return "%d game%s" % (len(games), "" if len(games) == 1 else "s")
 
 
 def _rate(row):
@@ -41,12 +38,12 @@ def print_standings(games):
     rows = standings(games)
     several = len(kinds(games)) > 1
     if several:
-        print_table("Standings, %s: %s" % (_games(games), _period(games)), ["player", "games", "wins", "win rate"],
+        print_table("Standings, %s: %s" % (count(len(games), "game"), _period(games)), ["player", "games", "wins", "win rate"],
                     [(r["name"], r["games"], r["wins"], _rate(r)) for r in rows])
     for kind in kinds(games):
         measures = MEASURES.get(kind, ())
         of_kind = [g for g in games if g["game"] == kind]
-        print_table("%s, %s: %s" % (kind, _games(of_kind), _period(of_kind)),
+        print_table("%s, %s: %s" % (kind, count(len(of_kind), "game"), _period(of_kind)),
                     ["player", "games", "wins", "win rate"] + [title for _, title, _ in measures],
                     [(r["name"], r["games"], r["wins"], _rate(r)) + tuple(_cell(r[key]) for key, _, _ in measures)
                      for r in standings(of_kind, kind)])

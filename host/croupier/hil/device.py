@@ -7,6 +7,7 @@ said, and quotes the last bytes it sent.
 import time
 
 from croupier.link import DeviceError, Link, LinkTimeout, open_serial
+from croupier.plural import count
 from croupier.hil.transcript import Transcript
 
 SPLASH_MS = 1500  # the firmware's splash (1.2 s from boot) is over by then
@@ -115,7 +116,7 @@ class Device:
             except LinkTimeout:
                 others = ", ".join(sorted(set(ev.get("ev", "?") for ev in self.link.events))) or "none"
                 self.fail("a %r event within %.1f s (%s)" % (name, timeout, expected),
-                          "%d other %r event(s) %s; other events: %s" % (len(seen), name, _short(seen), others))
+                          "%s %s; other events: %s" % (count(len(seen), "other %r event" % name), _short(seen), others))
             if where is None or where(event):
                 return event
             seen.append(event)

@@ -11,6 +11,7 @@ is put back.
 import time
 
 from croupier.link import DeviceError, LinkError
+from croupier.plural import count
 
 # A game that ends at its first card: what closes a test game left unfinished.
 CLOSING_GAME = ("basta", ["Test A", "Test B"], {"limit": 1}, "51")
@@ -36,7 +37,7 @@ def at_risk(link):
     unsynced = info["last_seq"] - info.get("acked", 0)
     game = state if unfinished(state) else None
     what = " and ".join(filter(None, [
-        "%d journal record(s) no database has acknowledged" % unsynced if unsynced else "",
+        "%s no database has acknowledged" % count(unsynced, "journal record") if unsynced else "",
         "an unfinished %s" % describe(game) if game else ""]))
     return what, game
 
@@ -92,8 +93,8 @@ class Guard:
         if report.refused:
             raise Refused("the board on %s holds %s, but not all of it could be saved into %s (%s): "
                           "nothing was run" % (self.port, what, self.db_path, report.refused[0]))
-        self.notes.append("--force: saved %s into %s first (%d record(s) added)%s"
-                          % (what, self.db_path, report.added,
+        self.notes.append("--force: saved %s into %s first (%s added)%s"
+                          % (what, self.db_path, count(report.added, "record"),
                              "; the game is kept there as it stood, the suite replaces it on the board" if game else ""))
 
     def after(self, link, first_seq):
@@ -109,8 +110,8 @@ class Guard:
         last = link.hello()["last_seq"]
         if last >= first_seq:
             link.call("ack", upto=last)
-            done.append("acknowledged the run's %d record(s) (seq %d-%d), so no database stores them"
-                        % (last - first_seq + 1, first_seq, last))
+            done.append("acknowledged the run's %s (seq %d-%d), so no database stores them"
+                        % (count(last - first_seq + 1, "record"), first_seq, last))
         link.call("clock", epoch=int(time.time()))
         done.append("set the clock to the host's time")
         if self.roster is not None:

@@ -15,6 +15,7 @@ from textual.worker import WorkerState
 
 from croupier.commands.common import open_store, reports_errors
 from croupier.play.session import DEFAULT_LIMIT, DEFAULT_NAME, MAX_OPPONENTS, PERSON, Session
+from croupier.plural import count
 from croupier.rules import Illegal
 from croupier.rules.engine import MAX_NAME, check_options
 from croupier.rules.maumau_match import SUIT_NAMES, SYMBOLS, Game, face
@@ -30,7 +31,8 @@ SECOND_PERSON = {"lays": "lay", "draws": "draw", "is": "are", "wishes": "wish"}
 
 def button(label, id, variant="default", compact=False):
     """A button the mouse presses: the keys belong to the screens' shortcuts. compact: one
-    line high, without borders (the table's, so that 80x24 holds them and the log)."""
+    line high, without borders (so that every screen fits 80x24: the table's buttons and
+    log, the new game's four opponents, five players leaving between rounds)."""
     widget = Button(label, id=id, variant=variant, compact=compact)
     widget.can_focus = False
     return widget
@@ -122,17 +124,17 @@ class NewGameScreen(Screen):
         with Horizontal(classes="row"):
             yield Static("Your name ", classes="label")
             yield Input(self.player, id="name", max_length=24)
-        with Horizontal(classes="row"):
+        with Horizontal(classes="line", id="opponents-row"):
             yield Static("Opponents ", classes="label")
-            yield button("-", "opponents-less")
+            yield button("-", "opponents-less", compact=True)
             yield text("opponents", classes="value")
-            yield button("+", "opponents-more")
+            yield button("+", "opponents-more", compact=True)
         for i in range(MAX_OPPONENTS):
-            with Horizontal(classes="row", id="row-%d" % i):
+            with Horizontal(classes="line", id="row-%d" % i):
                 yield text("pointer-%d" % i, classes="label")
-                yield button("-", "weaker-%d" % i)
+                yield button("-", "weaker-%d" % i, compact=True)
                 yield text("strength-%d" % i, classes="value")
-                yield button("+", "stronger-%d" % i)
+                yield button("+", "stronger-%d" % i, compact=True)
         yield text("error")
         yield button("Start", "start", "primary")
         yield Footer()
@@ -248,7 +250,7 @@ class TableScreen(Screen):
             if view["out"][seat]:
                 continue
             turn = "▶ " if seat == view["turn"] else "  "
-            cards = "%d cards" % view["counts"][seat]
+            cards = count(view["counts"][seat], "card")
             said = "  Mau!" if seat == view["turn"] and view["said"] else ""
             players.append("%s%-30s %-9s score %4d%s" % (turn, self.session.label(seat), cards,
                                                          view["scores"][seat], said))
@@ -368,7 +370,7 @@ class RoundScreen(Screen):
         Binding("a", "add", "Add opponent"),
         Binding("plus", "strength(1)", "stronger"),
         Binding("minus", "strength(-1)", "weaker"),
-        Binding("l", "leave(%d)" % PERSON, "I leave"),
+        Binding("l", "leave(%d)" % PERSON, "Leave"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -400,7 +402,7 @@ class RoundScreen(Screen):
         self.query_one("#scores", Static).update(score_lines(self.session))
         self.query_one("#strength", Static).update("strength %d  %s" % (self.strength, STRENGTH_NAMES[self.strength]))
         view = self.session.view()
-        leaves = button_pool(self.query_one("#leaves", Vertical), "leave", len(view["names"]))
+        leaves = button_pool(self.query_one("#leaves", Vertical), "leave", len(view["names"]), compact=True)
         for seat, widget in enumerate(leaves):
             widget.display = not view["out"][seat]
             widget.label = "I leave (l)" if seat == PERSON else "%s leaves" % self.session.label(seat)
@@ -437,7 +439,7 @@ class RoundScreen(Screen):
             seat = self.session.add_opponent(self.strength)
         except Illegal as exc:
             return self.say(exc.reason)
-        self.say("%s joins with %d points" % (self.session.label(seat), self.session.view()["scores"][seat]))
+        self.say("%s joins with %s" % (self.session.label(seat), count(self.session.view()["scores"][seat], "point")))
         self.show()
 
     def action_leave(self, seat):
@@ -493,7 +495,12 @@ class MauMauApp(App):
     .row { height: 3; }
     .label { width: 16; padding: 1 0 0 1; }
     .value { width: 30; padding: 1 1 0 1; }
-    .row Button { min-width: 5; }
+    .row Button, .line Button { min-width: 5; }
+    /* a setting on one line, its buttons compact: four opponents and Start fit 24 rows */
+    .line { height: 1; }
+    .line .label { padding: 0 0 0 1; }
+    .line .value { padding: 0 1; }
+    #opponents-row, #error { margin-top: 1; }
     #name { width: 30; }
     #players, #table { padding: 0 1; margin-bottom: 1; height: auto; }
     #moves { height: 1fr; border: round $secondary; }
@@ -503,7 +510,7 @@ class MauMauApp(App):
     #hand Button { min-width: 7; width: 7; }
     #actions { height: 1; padding: 0 1; }
     #actions Button { min-width: 8; margin-right: 1; }
-    #leaves { height: auto; }
+    #leaves { height: auto; margin-top: 1; }
     #scores { padding: 0 1; margin-bottom: 1; height: auto; }
     """
 
