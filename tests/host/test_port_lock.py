@@ -49,7 +49,7 @@ def test_sync_beside_an_open_link_is_refused_and_the_link_goes_on(tmp_path):
             assert link.call("state")["state"]["total"] == 12
         done = croupier("sync", "--port", vb.port, "--db", str(db))
         assert done.returncode == 0, done.stderr
-        assert "record(s) pulled" in done.stdout
+        assert "3 records pulled" in done.stdout
 
 
 def test_a_piped_console_plays_on_while_a_sync_beside_it_is_refused(vboard, tmp_path):
