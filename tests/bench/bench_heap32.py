@@ -42,7 +42,8 @@ MODULES = ["croupier.rules", "croupier.rules.canon", "croupier.rules.lobo77",
 GAMES = (("lobo77", 4, 1), ("basta", 4, 1))
 
 # Runs on both ports with the firmware at the path given. The webassembly port has no
-# os.urandom (a new journal's epoch): the journal gets it from a stand-in there.
+# os.urandom (a new journal's epoch, made in croupier/journal_boot.py): there a stand-in
+# takes os's place in sys.modules, which imports look in first.
 MEASURE = r'''
 import asyncio, framebuf, gc, json, os, sys
 sys.path.insert(0, %(firmware)r)
@@ -79,9 +80,9 @@ async def main(part):
         out["all"] = await held() - base
         print("RESULT " + json.dumps(out))
         return
-    from croupier import journal
     if not hasattr(os, "urandom"):
-        journal.os = OsWithUrandom()
+        sys.modules["os"] = OsWithUrandom()
+    from croupier import journal
     from croupier.controller import Controller
     from croupier.ui.root import Ui
 
