@@ -15,6 +15,14 @@
 # The state is a pure function of (players, options, inputs): undo rebuilds it by replaying
 # the inputs from the last round-start checkpoint, so no step ever copies the whole state.
 
+
+def const(value):
+    """CPython's stand-in for MicroPython's const(): a game module's `_NAME = const(n)` is
+    folded into its code by MicroPython's compiler, which needs no import for it, so the
+    board holds neither a global nor its name; CPython runs this and gets the same value."""
+    return value
+
+
 # Game name -> (min_players, max_players). The engine modules are imported on demand by
 # croupier.rules.new_game, so this table is the one place that lists the games.
 GAMES = {
@@ -31,7 +39,7 @@ MAX_NAME = 24  # characters; the OLED and the 1 KB protocol frame both want shor
 # replays one round at most; further back replays from the start. Bounded for the heap:
 # each holds a copy of every list of the state (a basta game of 144 cards held 8.2 KB
 # with four, 5.7 KB with two).
-MAX_MARKS = 2
+_MAX_MARKS = const(2)
 
 
 class Illegal(ValueError):
@@ -306,7 +314,7 @@ class Engine:
 
     def _mark(self, applied):
         """Checkpoint the state of a round that starts after `applied` inputs."""
-        if len(self._marks) > MAX_MARKS:
+        if len(self._marks) > _MAX_MARKS:
             self._marks.pop(1)  # the oldest round mark; the initial state always stays
         self._marks.append((applied, self._save()))
 
