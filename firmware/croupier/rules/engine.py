@@ -145,7 +145,8 @@ def effect(kind, seat):
 
 
 def _copy(value):
-    return list(value) if isinstance(value, list) else value
+    """A state field's value to set or keep: lists (and a checkpoint's tuples) as new lists."""
+    return list(value) if isinstance(value, (list, tuple)) else value
 
 
 class Engine:
@@ -162,7 +163,7 @@ class Engine:
         self.inputs = []
         self._redo = []
         self._start()
-        self._marks = [(0, self._save())]  # (inputs applied, state): start + recent rounds
+        self._marks = [(0, self._checkpoint())]  # (inputs applied, state): start + recent rounds
 
     # --- public API -----------------------------------------------------------------
     def setup(self):
@@ -316,7 +317,14 @@ class Engine:
         """Checkpoint the state of a round that starts after `applied` inputs."""
         if len(self._marks) > _MAX_MARKS:
             self._marks.pop(1)  # the oldest round mark; the initial state always stays
-        self._marks.append((applied, self._save()))
+        self._marks.append((applied, self._checkpoint()))
+
+    def _checkpoint(self):
+        """_save() as it is kept until a rebuild: a tuple, its lists as tuples (one block
+        each instead of a list and its items: a quarter less heap), the shared log as is."""
+        log = self.log
+        return tuple(tuple(value) if isinstance(value, list) and value is not log else value
+                     for value in self._save())
 
     def _save(self):
         """The fields' values, lists copied; except the log of a finished round, which is
