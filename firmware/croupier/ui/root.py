@@ -138,28 +138,11 @@ class Ui:
         Setup(self, back).start()
 
     def play_menu(self):
+        """The menu over the game in play (croupier.ui.menu: not loaded while playing)."""
         self._leave_play()
-        from croupier.ui.menu import ListScreen
+        from croupier.ui.menu import play_menu
 
-        items = ("History", "New game", "Back to game")
-        self.show(ListScreen(self, "Menu", len(items), lambda i: items[i],
-                             self._menu_pick, self.show_game))
-
-    def _menu_pick(self, i):
-        if i == 0:
-            from croupier.ui.history import History
-
-            self.show(History(self, self.show_game))
-        elif i == 1 and self.controller.unfinished():
-            from croupier.ui.menu import Confirm
-
-            # the game in play stays until the new one starts (backing out of setup keeps it)
-            self.show(Confirm(self, ("New game?", "The one in play", "is abandoned", "when it starts."),
-                              self.new_game, self.show_game))
-        elif i == 1:
-            self.new_game()
-        else:
-            self.show_game()
+        play_menu(self)
 
     # --- input ----------------------------------------------------------------------------
     def key(self, k, hold):
