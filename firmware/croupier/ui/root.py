@@ -17,7 +17,6 @@ from time import ticks_diff
 from croupier import drop_module
 from croupier.rules import GAMES
 from croupier.ui import draw, games
-from croupier.ui.splash import Splash
 
 SPLASH_MS = 1200
 _ERROR_MS = const(2000)
@@ -30,7 +29,8 @@ _LATE_OK_MS = const(1000)
 # and the setup screens are never loaded together, and while a game is played only its own
 # screen module, the helpers that module uses and its own rules engine stay.
 PLAY = ("play", "announce")
-OFF_PLAY = ("setup", "history", "menu", "handcount", "referee")  # menus; games' sub-screens
+# menus, games' sub-screens, the splash
+OFF_PLAY = ("setup", "history", "menu", "handcount", "referee", "splash")
 HELPERS = ("pad",)  # shared by some games' screen modules
 
 
@@ -76,6 +76,8 @@ class Ui:
 
     def splash(self, now):
         """The splash, up since now (ticks_ms): the app drew it then, before the Ui loaded."""
+        from croupier.ui.splash import Splash
+
         self.now = now
         self.playing = False
         self.show(Splash(self))
@@ -127,6 +129,8 @@ class Ui:
         if self.playing:
             self.news = []
             self._leave_game()
+            from croupier.ui.splash import Splash
+
             self.show(Splash(self))
             self.splash_since = self.now
 
