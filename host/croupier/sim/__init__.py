@@ -15,9 +15,10 @@ import os
 # the firmware holds ~96 KB once booted to its menu (tests/bench/bench_heap.py --skip-games).
 # 132 KB is the smallest heap where everything passes (CROUPIER_TEST_HEAP=132k: tests/firmware,
 # tests/host/test_board_e2e.py and test_other_games_e2e.py, tests/hil, croupier demo). At
-# 130 KB a Duo game after Mau-Mau and the factor race over the link runs out, at 128 KB the
-# first Mau-Mau game (tests/firmware/test_long_session.py): a journal append's 688-byte file
-# object finds no room, ~5 KB free in pieces of at most 384 bytes.
+# 128 KB tests/hil, the demo and test_board_e2e.py pass, but Mau-Mau, the factor race and
+# Duo over the link one after another (tests/firmware/test_long_session.py,
+# test_other_games_e2e.py) run out, one run in two at 130 KB: a journal append's 688-byte
+# file object finds no room, ~5 KB free in pieces of at most 384 bytes.
 # On a 32-bit MicroPython the firmware holds ~0.7 of its heap here (tests/bench/bench_heap32.py).
 FIRMWARE_HEAP = os.environ.get("CROUPIER_TEST_HEAP", "132k")
 
