@@ -169,14 +169,19 @@ class Link:
         try:
             if not _announced:  # before anything is read: the host's window is empty now
                 _announced.append(True)
-                from croupier import link_box
-
-                self.send(link_box.hello_fields(self, {"ev": "boot"}))
-                croupier.drop_module("croupier.link_box")
+                self._announce()
             await self._read()
         finally:
             sender.cancel()
             self._running = False  # its successor sends the events from now on
+
+    def _announce(self):
+        """The boot event. In a function of its own: a local of run() would keep link_box
+        loaded for as long as the link runs."""
+        from croupier import link_box
+
+        self.send(link_box.hello_fields(self, {"ev": "boot"}))
+        croupier.drop_module("croupier.link_box")
 
     async def _read(self):
         """Sleep until input comes, then take it a byte at a time while more waits, up to

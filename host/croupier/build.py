@@ -51,24 +51,29 @@ def _sources(root: Path):
 # How compile_module names a module in its .mpy: part of the cache key, so a build made
 # with another naming is not reused.
 _SOURCE_NAME = b"-s rel.mpy"
+# mpy-cross options of the firmware's modules, part of the cache key too. -O3 leaves out
+# the line-number tables, which the board would load into its heap with the code (~2 KB
+# of the booted firmware's on the virtual board): tracebacks still name file and function,
+# at "line 1". It also drops assert statements; the firmware has none.
+FIRMWARE_OPTIONS = ("-O3",)
 
 
 def _source_hash(root: Path, sources, compiler: str) -> str:
-    digest = hashlib.sha256(Path(compiler).read_bytes() + _SOURCE_NAME)
+    digest = hashlib.sha256(Path(compiler).read_bytes() + _SOURCE_NAME + " ".join(FIRMWARE_OPTIONS).encode())
     for rel in sources:
         digest.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
-def compile_module(compiler: str, root: Path, rel: str, out: Path) -> Path:
-    """mpy-cross root/rel into out/rel.mpy; BuildError on failure. Tracebacks name the
-    module by the .mpy file's path, which the board also keeps as its __file__: one name
-    (a qstr, never freed) per module instead of two, in the interpreter's qstr pools on the
-    board's heap."""
+def compile_module(compiler: str, root: Path, rel: str, out: Path, options=()) -> Path:
+    """mpy-cross root/rel into out/rel.mpy, with more mpy-cross options; BuildError on
+    failure. Tracebacks name the module by the .mpy file's path, which the board also keeps
+    as its __file__: one name (a qstr, never freed) per module instead of two, in the
+    interpreter's qstr pools on the board's heap."""
     target = out / (rel[:-3] + ".mpy")
     target.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(
-        [compiler, "-s", rel[:-3] + ".mpy", "-o", str(target), str(root / rel)],
+        [compiler, *options, "-s", rel[:-3] + ".mpy", "-o", str(target), str(root / rel)],
         capture_output=True, text=True, timeout=60,
     )
     if proc.returncode != 0:
@@ -106,7 +111,7 @@ def build_firmware(source: Path = None, cache_root: Path = None) -> Path:
                 target = work / rel
                 shutil.copyfile(root / rel, target)
             else:
-                target = compile_module(compiler, root, rel, work)
+                target = compile_module(compiler, root, rel, work, FIRMWARE_OPTIONS)
             files[target.relative_to(work).as_posix()] = file_hash(target)
         manifest = {"files": files}
         (work / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))

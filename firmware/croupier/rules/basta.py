@@ -1,16 +1,16 @@
 # BASTA, "50" (docs/rules.md section 2): whoever pushes the total over 50 takes a penalty token.
-from .engine import Engine, Illegal, Number, effect
+from .engine import const, Engine, Illegal, Number, effect
 from .cards import number, seat_argument
 
-SAFE = 50
+_SAFE = const(50)
 
 # Move kinds returned by _parse.
-NUMBER = 0   # any whole number but -5, "0" included
-REVERSE = 1  # "rev"
-SWAP = 2     # "swap" / "swap:S": hands change, the score does not
-DOUBLE = 3   # "dbl:S": seat S plays two cards on its next turn
-BASTA = 4    # "basta": total := 50
-MINUS5 = 5   # "-5": total -= 5 and the same player plays the top draw card
+_NUMBER = const(0)   # any whole number but -5, "0" included
+_REVERSE = const(1)  # "rev"
+_SWAP = const(2)     # "swap" / "swap:S": hands change, the score does not
+_DOUBLE = const(3)   # "dbl:S": seat S plays two cards on its next turn
+_BASTA = const(4)    # "basta": total := 50
+_MINUS5 = const(5)   # "-5": total -= 5 and the same player plays the top draw card
 
 
 class Game(Engine):
@@ -30,23 +30,23 @@ class Game(Engine):
 
     def _parse(self, card):
         if card == "rev":
-            return card, REVERSE, None
+            return card, _REVERSE, None
         if card == "basta":
-            return card, BASTA, None
+            return card, _BASTA, None
         if card == "-5":
-            return card, MINUS5, None
+            return card, _MINUS5, None
         if card == "swap":
-            return card, SWAP, None
+            return card, _SWAP, None
         if card[:5] == "swap:":
-            return card, SWAP, self._other_seat(card, "swap:", "swap hands with yourself")
+            return card, _SWAP, self._other_seat(card, "swap:", "swap hands with yourself")
         if card[:4] == "dbl:":
             target = self._other_seat(card, "dbl:", "play a double on yourself")
             if self.doubles[target]:
                 raise Illegal("%s already has a double" % self.names[target])
-            return card, DOUBLE, target
+            return card, _DOUBLE, target
         if card == "dbl":
             raise Illegal("a double needs its target: dbl:S")
-        return card, NUMBER, number(card)
+        return card, _NUMBER, number(card)
 
     def _other_seat(self, card, prefix, itself):
         seat = seat_argument(card, prefix, len(self.names))
@@ -57,20 +57,20 @@ class Game(Engine):
     def _apply(self, move):
         card, kind, value = move
         seat = self.turn
-        if kind == NUMBER:
+        if kind == _NUMBER:
             self.total += value
-        elif kind == MINUS5:
+        elif kind == _MINUS5:
             self.total -= 5
-        elif kind == BASTA:
-            self.total = SAFE
-        elif kind == REVERSE:
+        elif kind == _BASTA:
+            self.total = _SAFE
+        elif kind == _REVERSE:
             self.dir = -self.dir
-        elif kind == DOUBLE:
+        elif kind == _DOUBLE:
             self.doubles[value] = True
         self._logged(seat, card)
-        if self.total > SAFE:
+        if self.total > _SAFE:
             return self._bust(seat)
-        if kind != MINUS5:  # after -5 the same player still owes the card turned up
+        if kind != _MINUS5:  # after -5 the same player still owes the card turned up
             self.owed -= 1
             if self.owed == 0:
                 self.turn = self._next(seat, self.dir)

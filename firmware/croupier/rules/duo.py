@@ -1,26 +1,26 @@
 # Two-player sums (docs/rules.md section 5): cards 0-5 form a sequence; each card played puts a
 # marker on the 3x3 board cell = sum of the last two cards, capturing the opponent's markers
 # there. Three own cells in a line or three own markers on one cell win the round.
-from .engine import Engine, Illegal, Number, SetupError, effect
+from .engine import const, Engine, Illegal, Number, SetupError, effect
 from .cards import shown
 
-CARDS = 18 - 2     # 0-5 three times each, two removed unseen
-MARKERS = 10       # per player, one of them the x2
-OPENER_HAND = 4    # the round's opener is dealt 4 cards, the other player 3
-DRAW_LIMIT = 3     # drawing is allowed with at most this many cards in hand
-STACK = 3          # own markers on one cell that win
+_CARDS = const(18 - 2)     # 0-5 three times each, two removed unseen
+_MARKERS = const(10)       # per player, one of them the x2
+_OPENER_HAND = const(4)    # the round's opener is dealt 4 cards, the other player 3
+_DRAW_LIMIT = const(3)     # drawing is allowed with at most this many cards in hand
+_STACK = const(3)          # own markers on one cell that win
 ROWS = "123456789"  # default layout: rows 1 2 3 / 4 5 6 / 7 8 9
 # Board positions (row-major) of every line: rows, columns, diagonals.
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8),
          (2, 4, 6))
 
 # Move kinds returned by _parse.
-PLAY = 0     # "N" / "Nx": play card N (0-5); "x": the marker placed is the x2
-DRAW = 1     # "draw": the whole turn
-STUCK = 2    # "stuck": forced, but every card equals the last one: reveal and draw
-REVEAL = 3   # "reveal": before the turn, discard a captured marker; the opponent shows
-FORCE = 4    # "force": after playing, discard an own marker; the opponent must play
-PROTECT = 5  # "protect": after playing, discard an own marker; no force next turn
+_PLAY = const(0)     # "N" / "Nx": play card N (0-5); "x": the marker placed is the x2
+_DRAW = const(1)     # "draw": the whole turn
+_STUCK = const(2)    # "stuck": forced, but every card equals the last one: reveal and draw
+_REVEAL = const(3)   # "reveal": before the turn, discard a captured marker; the opponent shows
+_FORCE = const(4)    # "force": after playing, discard an own marker; the opponent must play
+_PROTECT = const(5)  # "protect": after playing, discard an own marker; no force next turn
 
 
 class Layout:
@@ -62,17 +62,17 @@ class Game(Engine):
         self.dir = 1
         self.owed = 1
         self.turn = self.opener
-        self.plain = [MARKERS - 1] * 2
+        self.plain = [_MARKERS - 1] * 2
         self.x2 = [True, True]
         self.captured = [0, 0]
-        self.hand = [OPENER_HAND - 1, OPENER_HAND - 1]
-        self.hand[self.opener] = OPENER_HAND
+        self.hand = [_OPENER_HAND - 1, _OPENER_HAND - 1]
+        self.hand[self.opener] = _OPENER_HAND
         self.owner = [-1] * 9
         self.stack = [0] * 9
         self.x2cell = [False] * 9
         self.last = -1
         self.seq = 0
-        self.pile = CARDS - OPENER_HAND - (OPENER_HAND - 1)
+        self.pile = _CARDS - _OPENER_HAND - (_OPENER_HAND - 1)
         self.window = -1
         self.protected = -1
         self.forced = False
@@ -110,22 +110,22 @@ class Game(Engine):
                 raise Illegal("one reveal per turn")
             if not self.captured[seat]:
                 raise Illegal("a reveal costs a captured marker; %s has none" % self.names[seat])
-            return card, REVEAL, None
+            return card, _REVEAL, None
         if card == "stuck":
             if not self.forced:
                 raise Illegal("stuck is for a forced player whose cards all equal the last")
-            return card, STUCK, None
+            return card, _STUCK, None
         if card == "draw":
             if self.forced:
                 raise Illegal("%s is forced to play (stuck if every card equals the last)"
                               % self.names[seat])
             if self.last < 0:
                 raise Illegal("the round opens with a card")
-            if self.hand[seat] > DRAW_LIMIT:
-                raise Illegal("drawing needs %d cards or fewer in hand" % DRAW_LIMIT)
+            if self.hand[seat] > _DRAW_LIMIT:
+                raise Illegal("drawing needs %d cards or fewer in hand" % _DRAW_LIMIT)
             if not self.pile and self.seq < 2:
                 raise Illegal("no card left to draw")
-            return card, DRAW, None
+            return card, _DRAW, None
         return self._parse_card(card)
 
     def _parse_card(self, card):
@@ -146,30 +146,30 @@ class Game(Engine):
             raise Illegal("%s's x2 marker is already used" % self.names[seat])
         elif not x2 and not self.plain[seat]:
             raise Illegal("only the x2 marker is left: play %dx" % value)
-        return card, PLAY, (value, x2)
+        return card, _PLAY, (value, x2)
 
     def _parse_ending(self, card):
         if self.window < 0:
             raise Illegal("%s ends a turn in which a card was played" % card)
         if card == "force" and self.protected == self.turn:
             raise Illegal("%s is protected this turn" % self.names[self.turn])
-        return card, FORCE if card == "force" else PROTECT, None
+        return card, _FORCE if card == "force" else _PROTECT, None
 
     # --- changing the state -----------------------------------------------------------
     def _apply(self, move):
         card, kind, value = move
-        if kind in (FORCE, PROTECT):
+        if kind in (_FORCE, _PROTECT):
             return self._end_turn(card, kind)
         seat = self.turn
         self.window = -1  # the opponent's chance to force or protect is over
         if self.protected == seat:
             self.protected = -1  # protection lasted through the opponent's turn
-        if kind == REVEAL:
+        if kind == _REVEAL:
             self.captured[seat] -= 1
             self.revealed = True
             self._logged(seat, card)
             return []
-        if kind == PLAY:
+        if kind == _PLAY:
             return self._play(seat, card, value[0], value[1])
         self._draw(seat)
         self._logged(seat, card)
@@ -224,7 +224,7 @@ class Game(Engine):
     def _winning_points(self, seat, cell):
         """0, or the points seat wins with what lies on and around cell: 2 with the x2."""
         points = 0
-        if self.stack[cell] == STACK:
+        if self.stack[cell] == _STACK:
             points = 2 if self.x2cell[cell] else 1
         for line in self.lines:
             if cell in line and self.owner[line[0]] == self.owner[line[1]] == \
@@ -240,7 +240,7 @@ class Game(Engine):
             self.plain[seat] -= 1
         else:
             self.x2[seat] = False
-        if kind == FORCE:
+        if kind == _FORCE:
             self.forced = True
         else:
             self.protected = seat

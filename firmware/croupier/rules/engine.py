@@ -15,6 +15,14 @@
 # The state is a pure function of (players, options, inputs): undo rebuilds it by replaying
 # the inputs from the last round-start checkpoint, so no step ever copies the whole state.
 
+
+def const(value):
+    """CPython's stand-in for MicroPython's const(): a game module's `_NAME = const(n)` is
+    folded into its code by MicroPython's compiler, which needs no import for it, so the
+    board holds neither a global nor its name; CPython runs this and gets the same value."""
+    return value
+
+
 # Game name -> (min_players, max_players). The engine modules are imported on demand by
 # croupier.rules.new_game, so this table is the one place that lists the games.
 GAMES = {
@@ -34,7 +42,7 @@ MAX_NAME = 24  # characters; the OLED and the 1 KB protocol frame both want shor
 # replays one round at most; further back replays from the start. Bounded for the heap:
 # each holds a copy of every list of the state (a basta game of 144 cards held 8.2 KB
 # with four, 5.7 KB with two).
-MAX_MARKS = 2
+_MAX_MARKS = const(2)
 
 
 class Illegal(ValueError):
@@ -140,7 +148,8 @@ def effect(kind, seat):
 
 
 def _copy(value):
-    return list(value) if isinstance(value, list) else value
+    """A state field's value to set or keep: lists (and a checkpoint's tuples) as new lists."""
+    return list(value) if isinstance(value, (list, tuple)) else value
 
 
 class Engine:
@@ -157,7 +166,7 @@ class Engine:
         self.inputs = []
         self._redo = []
         self._start()
-        self._marks = [(0, self._save())]  # (inputs applied, state): start + recent rounds
+        self._marks = [(0, self._checkpoint())]  # (inputs applied, state): start + recent rounds
 
     # --- public API -----------------------------------------------------------------
     def setup(self):
@@ -309,9 +318,16 @@ class Engine:
 
     def _mark(self, applied):
         """Checkpoint the state of a round that starts after `applied` inputs."""
-        if len(self._marks) > MAX_MARKS:
+        if len(self._marks) > _MAX_MARKS:
             self._marks.pop(1)  # the oldest round mark; the initial state always stays
-        self._marks.append((applied, self._save()))
+        self._marks.append((applied, self._checkpoint()))
+
+    def _checkpoint(self):
+        """_save() as it is kept until a rebuild: a tuple, its lists as tuples (one block
+        each instead of a list and its items: a quarter less heap), the shared log as is."""
+        log = self.log
+        return tuple(tuple(value) if isinstance(value, list) and value is not log else value
+                     for value in self._save())
 
     def _save(self):
         """The fields' values, lists copied; except the log of a finished round, which is

@@ -1,17 +1,17 @@
 # Factor race (docs/rules.md section 4): a real-time game the device cannot follow card by card,
 # so it is the referee (judge) and the score pad (penalty cards during a round, hand sizes
 # at STOP; as many rounds as players, the first player moving one seat left each round).
-from .engine import Engine, Illegal, effect
+from .engine import const, Engine, Illegal, effect
 from .cards import number, seat_argument, shown
 
 VALUES = (2, 3, 4, 5, 6, 8, 9, 10, 12, 15)
-COLOURS = 6    # colours are entered as 1-6
-HAND = 10      # cards dealt: nobody can hold more
-PENALTY = 3    # points per penalty card lying face up
+_COLOURS = const(6)    # colours are entered as 1-6
+_HAND = const(10)      # cards dealt: nobody can hold more
+_PENALTY = const(3)    # points per penalty card lying face up
 
 # Move kinds returned by _parse.
-PENALTY_CARD = 0  # "pen:S": S played a wrong card and laid it face up
-HAND_SIZE = 1     # "hand:S:N": S holds N cards at STOP
+_PENALTY_CARD = const(0)  # "pen:S": S played a wrong card and laid it face up
+_HAND_SIZE = const(1)     # "hand:S:N": S holds N cards at STOP
 
 
 def read_card(text):
@@ -24,8 +24,8 @@ def read_card(text):
     if value not in VALUES:
         raise Illegal("no card has the value %s; values: 2 3 4 5 6 8 9 10 12 15"
                       % shown(text[:cut]))
-    if not 1 <= colour <= COLOURS:
-        raise Illegal("colours are 1 to %d, not %s" % (COLOURS, shown(text[cut + 1:])))
+    if not 1 <= colour <= _COLOURS:
+        raise Illegal("colours are 1 to %d, not %s" % (_COLOURS, shown(text[cut + 1:])))
     return value, colour
 
 
@@ -66,7 +66,7 @@ class Game(Engine):
 
     def _parse(self, card):
         if card[:4] == "pen:":
-            return card, PENALTY_CARD, seat_argument(card, "pen:", len(self.names))
+            return card, _PENALTY_CARD, seat_argument(card, "pen:", len(self.names))
         if card[:5] == "hand:":
             rest = card[5:]
             cut = rest.find(":")
@@ -77,14 +77,14 @@ class Game(Engine):
                 raise Illegal("%s's hand is already entered (undo to change it)"
                               % self.names[seat])
             held = number(rest[cut + 1:])
-            if not 0 <= held <= HAND:
-                raise Illegal("a hand holds 0 to %d cards" % HAND)
-            return card, HAND_SIZE, (seat, held)
+            if not 0 <= held <= _HAND:
+                raise Illegal("a hand holds 0 to %d cards" % _HAND)
+            return card, _HAND_SIZE, (seat, held)
         raise Illegal("unknown entry %s; the score pad takes pen:S and hand:S:N" % shown(card))
 
     def _apply(self, move):
         card, kind, value = move
-        if kind == PENALTY_CARD:
+        if kind == _PENALTY_CARD:
             self.penalties[value] += 1
             self._logged(value, card)
             return []
@@ -98,7 +98,7 @@ class Game(Engine):
     def _score_round(self, seat):
         count = len(self.names)
         for s in range(count):
-            self.score[s] += self.held[s] + PENALTY * self.penalties[s]
+            self.score[s] += self.held[s] + _PENALTY * self.penalties[s]
         effects = [effect("round_end", seat)]
         if self.round == count:  # as many rounds as players
             best = min(self.score)

@@ -1,15 +1,15 @@
 # Lobo 77 (docs/rules.md section 1): count up, avoid doublets and 77, pay tokens, swim, get out.
-from .engine import Engine, Illegal, Flag, Number, effect
+from .engine import const, Engine, Illegal, Flag, Number, effect
 from .cards import number
 
-BUST = 77
+_BUST = const(77)
 DOUBLETS = (11, 22, 33, 44, 55, 66)
 
 # Move kinds returned by _parse.
-NUMBER = 0   # any whole number, "0" and "-10" included
-REVERSE = 1  # "rev"
-TWO = 2      # "2x": the next player owes two cards
-END = 3      # "end": end a two-card turn early
+_NUMBER = const(0)   # any whole number, "0" and "-10" included
+_REVERSE = const(1)  # "rev"
+_TWO = const(2)      # "2x": the next player owes two cards
+_END = const(3)      # "end": end a two-card turn early
 
 
 class Game(Engine):
@@ -42,27 +42,27 @@ class Game(Engine):
         if card == "2x":
             if self.pair and self.owed == 2:
                 raise Illegal("the first of two cards cannot be 2x")
-            return card, TWO, 0
+            return card, _TWO, 0
         if card == "rev":
-            return card, REVERSE, 0
+            return card, _REVERSE, 0
         if card == "end":
             if not self.pair:
                 raise Illegal("end only cuts a two-card turn short")
             if self.owed == 2:
                 raise Illegal("a turn plays at least one card")
-            return card, END, 0
-        return card, NUMBER, number(card)
+            return card, _END, 0
+        return card, _NUMBER, number(card)
 
     def _apply(self, move):
         card, kind, value = move
         seat = self.turn
         effects = []
         self.total += value
-        if kind == REVERSE:
+        if kind == _REVERSE:
             self.dir = -self.dir
         self._logged(seat, card)
-        if kind == NUMBER and value:  # 0 repeats the total: never a doublet
-            if self.total >= BUST:
+        if kind == _NUMBER and value:  # 0 repeats the total: never a doublet
+            if self.total >= _BUST:
                 self._pay(seat, "bust", effects)
                 self._end_round(seat, effects)
                 return effects
@@ -71,10 +71,10 @@ class Game(Engine):
                 if self._game_won(seat, effects):
                     return effects
         self.owed -= 1
-        if kind == END or self.owed == 0 or self.out[seat]:
+        if kind == _END or self.owed == 0 or self.out[seat]:
             self.turn = self._next(seat, self.dir)
-            self.owed = 2 if kind == TWO else 1
-            self.pair = kind == TWO
+            self.owed = 2 if kind == _TWO else 1
+            self.pair = kind == _TWO
         return effects
 
     def second_card_owed(self):

@@ -1,10 +1,10 @@
 # Mau-Mau (docs/rules.md section 3): an optional card tracker (turn, direction, skips, the draw-2
 # stack, the wished suit, the ace's extra card) and the score pad (negative hand points,
 # elimination at the limit, joining and leaving between rounds; the last player in wins).
-from .engine import Engine, Illegal, Flag, Number, Choice, SetupError, check_players, effect
+from .engine import const, Engine, Illegal, Flag, Number, Choice, SetupError, check_players, effect
 from .cards import number, seat_argument, shown
 
-HAND = 7  # cards dealt to each player
+_HAND = const(7)  # cards dealt to each player
 SUITS = ("h", "d", "s", "c")
 NUMBERS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 PLAIN = ("2", "3", "4", "5", "6", "10", "Q", "K")  # ranks without an action
@@ -17,20 +17,20 @@ PLAY = "play"    # phase: cards are (optionally) tracked until someone goes out
 COUNT = "count"  # phase: the other players' hand points are entered
 
 # Move kinds returned by _parse.
-CARD = 0    # a rank without action: 2-6, 10, Q, K
-SEVEN = 1   # "7": the next player draws 2 more
-EIGHT = 2   # "8": the next player is skipped
-NINE = 3    # "9": direction reverses
-JACK = 4    # "J:x": wild, wishes suit x
-EXTRA = 5   # "A": the same player plays one more card or draws one
-DRAW = 6    # "draw"
-FORGOT = 7  # "forgot:S": S did not announce the second-to-last card and draws 2
-OUT = 8     # "out:S" / "out:S:J": S went out (untracked play)
-HANDPTS = 9  # "hand:S:N" / "hand:S:K,7,A": points left in S's hand
-JOIN = 10   # "join:Name"
-LEAVE = 11  # "leave:S"
+_CARD = const(0)    # a rank without action: 2-6, 10, Q, K
+_SEVEN = const(1)   # "7": the next player draws 2 more
+_EIGHT = const(2)   # "8": the next player is skipped
+_NINE = const(3)    # "9": direction reverses
+_JACK = const(4)    # "J:x": wild, wishes suit x
+_EXTRA = const(5)   # "A": the same player plays one more card or draws one
+_DRAW = const(6)    # "draw"
+_FORGOT = const(7)  # "forgot:S": S did not announce the second-to-last card and draws 2
+_OUT = const(8)     # "out:S" / "out:S:J": S went out (untracked play)
+_HANDPTS = const(9)  # "hand:S:N" / "hand:S:K,7,A": points left in S's hand
+_JOIN = const(10)   # "join:Name"
+_LEAVE = const(11)  # "leave:S"
 
-ACTIONS = {"7": SEVEN, "8": EIGHT, "9": NINE, "A": EXTRA}
+ACTIONS = {"7": _SEVEN, "8": _EIGHT, "9": _NINE, "A": _EXTRA}
 
 
 def card_points(rank, preset):
@@ -135,7 +135,7 @@ class Game(Seated):
         count = len(self.names)
         self.score = [0] * count
         self.left = [False] * count
-        self.hand = [HAND] * count
+        self.hand = [_HAND] * count
         self.counted = [-1] * count
         self.starter = 0
         self._deal()
@@ -160,7 +160,7 @@ class Game(Seated):
         if card[:6] == "leave:":
             seat = self._active_seat(card, "leave:")
             self._between_rounds("leave")
-            return card, LEAVE, seat
+            return card, _LEAVE, seat
         if self.phase == COUNT:
             if card[:5] != "hand:":
                 raise Illegal("enter the hand points of every player first: hand:S:N")
@@ -171,9 +171,9 @@ class Game(Seated):
             raise Illegal("%s went out on a 7: %s draws %d to end the round"
                           % (self.names[self.going], self.names[self.turn], self.draw))
         if card == "draw":
-            return card, DRAW, None
+            return card, _DRAW, None
         if card[:7] == "forgot:":
-            return card, FORGOT, self._active_seat(card, "forgot:")
+            return card, _FORGOT, self._active_seat(card, "forgot:")
         if card[:4] == "out:":
             return self._parse_out(card)
         if self.draw and card != "7":
@@ -182,16 +182,16 @@ class Game(Seated):
         if card in ACTIONS:
             return card, ACTIONS[card], None
         if card in PLAIN:
-            return card, CARD, None
+            return card, _CARD, None
         if card[:2] == "J:" and card[2:] in SUITS:
-            return card, JACK, None
+            return card, _JACK, None
         if card[:1] == "J":
             raise Illegal("a jack wishes a suit: J:h, J:d, J:s or J:c")
         raise Illegal("unknown card %s; ranks are 2-10, J:x, Q, K, A, or draw" % shown(card))
 
     def _parse_out(self, card):
         jack = card[-2:] == ":J"  # went out with a jack (jack_finish_doubles)
-        return card, OUT, (self._active_seat(card[:-2] if jack else card, "out:"), jack)
+        return card, _OUT, (self._active_seat(card[:-2] if jack else card, "out:"), jack)
 
     def _parse_hand(self, card):
         rest = card[5:]
@@ -203,7 +203,7 @@ class Game(Seated):
             raise Illegal("%s went out: nothing to count" % self.names[seat])
         if self.counted[seat] >= 0:
             raise Illegal("%s's hand is already counted (undo to change it)" % self.names[seat])
-        return card, HANDPTS, (seat, self._hand_points(rest[cut + 1:]))
+        return card, _HANDPTS, (seat, self._hand_points(rest[cut + 1:]))
 
     def _hand_points(self, text):
         preset = POINTS[self.options["points"]]
@@ -215,7 +215,7 @@ class Game(Seated):
         return points
 
     def _parse_join(self, card):
-        return card, JOIN, self._joining(card)
+        return card, _JOIN, self._joining(card)
 
     def _between_rounds(self, what):
         if self.phase == COUNT or self.started:
@@ -224,18 +224,18 @@ class Game(Seated):
     # --- changing the state -----------------------------------------------------------
     def _apply(self, move):
         card, kind, value = move
-        if kind == HANDPTS:
+        if kind == _HANDPTS:
             return self._count(card, value[0], value[1])
-        if kind == JOIN:
+        if kind == _JOIN:
             return self._join(card, value)
-        if kind == LEAVE:
+        if kind == _LEAVE:
             return self._leave(card, value)
-        if kind == FORGOT:
+        if kind == _FORGOT:
             self.hand[value] += 2
             self.started = True
             self._logged(value, card)
             return []
-        if kind == OUT:
+        if kind == _OUT:
             self._logged(value[0], card)
             return self._went_out(value[0], value[1])
         return self._tracked(card, kind)
@@ -245,7 +245,7 @@ class Game(Seated):
         seat = self.turn
         self.started = True
         effects = []
-        if kind == DRAW:
+        if kind == _DRAW:
             self.hand[seat] += self.draw or 1
             self.draw = 0
             self._logged(seat, card)
@@ -254,21 +254,21 @@ class Game(Seated):
             self.turn = self._next(seat, self.dir)
             return effects
         self.hand[seat] = max(0, self.hand[seat] - 1)
-        self.suit = card[2] if kind == JACK else None
-        if kind == SEVEN:
+        self.suit = card[2] if kind == _JACK else None
+        if kind == _SEVEN:
             self.draw += 2
-        elif kind == NINE:
+        elif kind == _NINE:
             self.dir = -self.dir
         self._logged(seat, card)
-        if kind != EXTRA or not self.hand[seat]:
+        if kind != _EXTRA or not self.hand[seat]:
             step = self._next(seat, self.dir)
-            self.turn = self._next(step, self.dir) if kind == EIGHT else step
+            self.turn = self._next(step, self.dir) if kind == _EIGHT else step
         if not self.hand[seat]:
-            if kind == SEVEN:  # the next player draws first, then the round ends
+            if kind == _SEVEN:  # the next player draws first, then the round ends
                 self.going = seat
                 self.jack_out = False
                 return effects
-            return self._went_out(seat, kind == JACK)
+            return self._went_out(seat, kind == _JACK)
         if self.hand[seat] == 1:
             effects.append(effect("mau", seat))  # remind: announce the last card
         return effects
@@ -328,11 +328,11 @@ class Game(Seated):
         self.owed = 1
         self.turn = self.starter
         for seat in range(len(self.names)):
-            self.hand[seat] = 0 if self.out[seat] else HAND
+            self.hand[seat] = 0 if self.out[seat] else _HAND
             self.counted[seat] = -1
 
     def _seat_added(self):
-        self.hand.append(HAND)
+        self.hand.append(_HAND)
         self.counted.append(-1)
 
     def _seat_emptied(self, seat):

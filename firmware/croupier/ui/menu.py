@@ -106,3 +106,27 @@ class Confirm:
             draw.text_center(fb, line, y)
             y += 12
         draw.bar(fb, 56, ("# yes", "", "* no"))
+
+
+_PLAY_MENU = ("History", "New game", "Back to game")
+
+
+def play_menu(ui):
+    """The menu over a game in play: its history, a new game, or back to it."""
+    ui.show(ListScreen(ui, "Menu", len(_PLAY_MENU), lambda i: _PLAY_MENU[i],
+                       lambda i: _play_menu_pick(ui, i), ui.show_game))
+
+
+def _play_menu_pick(ui, i):
+    if i == 0:
+        from croupier.ui.history import History
+
+        ui.show(History(ui, ui.show_game))
+    elif i == 1 and ui.controller.unfinished():
+        # the game in play stays until the new one starts (backing out of setup keeps it)
+        ui.show(Confirm(ui, ("New game?", "The one in play", "is abandoned", "when it starts."),
+                        ui.new_game, ui.show_game))
+    elif i == 1:
+        ui.new_game()
+    else:
+        ui.show_game()

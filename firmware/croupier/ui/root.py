@@ -17,7 +17,6 @@ from time import ticks_diff
 from croupier import drop_module
 from croupier.rules import GAMES
 from croupier.ui import draw, games
-from croupier.ui.splash import Splash
 
 SPLASH_MS = 1200
 _ERROR_MS = const(2000)
@@ -30,7 +29,8 @@ _LATE_OK_MS = const(1000)
 # and the setup screens are never loaded together, and while a game is played only its own
 # screen module, the helpers that module uses and its own rules engine stay.
 PLAY = ("play", "announce")
-OFF_PLAY = ("setup", "history", "menu", "handcount", "referee")  # menus; games' sub-screens
+# menus, games' sub-screens, the splash
+OFF_PLAY = ("setup", "history", "menu", "handcount", "referee", "splash")
 HELPERS = ("pad",)  # shared by some games' screen modules
 
 
@@ -76,6 +76,8 @@ class Ui:
 
     def splash(self, now):
         """The splash, up since now (ticks_ms): the app drew it then, before the Ui loaded."""
+        from croupier.ui.splash import Splash
+
         self.now = now
         self.playing = False
         self.show(Splash(self))
@@ -127,6 +129,8 @@ class Ui:
         if self.playing:
             self.news = []
             self._leave_game()
+            from croupier.ui.splash import Splash
+
             self.show(Splash(self))
             self.splash_since = self.now
 
@@ -138,28 +142,11 @@ class Ui:
         Setup(self, back).start()
 
     def play_menu(self):
+        """The menu over the game in play (croupier.ui.menu: not loaded while playing)."""
         self._leave_play()
-        from croupier.ui.menu import ListScreen
+        from croupier.ui.menu import play_menu
 
-        items = ("History", "New game", "Back to game")
-        self.show(ListScreen(self, "Menu", len(items), lambda i: items[i],
-                             self._menu_pick, self.show_game))
-
-    def _menu_pick(self, i):
-        if i == 0:
-            from croupier.ui.history import History
-
-            self.show(History(self, self.show_game))
-        elif i == 1 and self.controller.unfinished():
-            from croupier.ui.menu import Confirm
-
-            # the game in play stays until the new one starts (backing out of setup keeps it)
-            self.show(Confirm(self, ("New game?", "The one in play", "is abandoned", "when it starts."),
-                              self.new_game, self.show_game))
-        elif i == 1:
-            self.new_game()
-        else:
-            self.show_game()
+        play_menu(self)
 
     # --- input ----------------------------------------------------------------------------
     def key(self, k, hold):
