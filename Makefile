@@ -15,6 +15,11 @@ export MICROPYTHON
 PYTEST_ARGS ?=
 # A subset: make test TESTS=tests/rules PYTEST_ARGS=-x
 TESTS ?= tests
+# Tests run in parallel (pytest-xdist). Most of their time is spent waiting on a board's
+# line, timers or a subprocess, so two workers per core pay; PYTEST_JOBS=0: one process.
+# A file's tests run one after another on one worker: some (the mock ESP32 ROM, the pace)
+# lose their timing beside another of their kind.
+PYTEST_JOBS ?= $(shell $(PYTHON) -c 'import os; print(2 * (os.cpu_count() or 1))')
 
 .PHONY: setup test demo bench clean
 setup: $(VENV)/.installed
@@ -28,7 +33,7 @@ $(VENV)/.installed: host/pyproject.toml
 	touch $@
 
 test: setup
-	$(BIN)/python -m pytest -c tests/pytest.ini $(PYTEST_ARGS) $(TESTS)
+	$(BIN)/python -m pytest -c tests/pytest.ini -n $(PYTEST_JOBS) --dist loadfile $(PYTEST_ARGS) $(TESTS)
 
 demo: setup
 	$(BIN)/croupier demo

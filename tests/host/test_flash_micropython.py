@@ -16,12 +16,17 @@ from croupier.repl import MARK, RAW_PROMPT
 
 FLASH_TIMEOUT = 180
 FAR = 0x300000  # a flash sector no image reaches: erased by the full erase
+# The command line, with shorter waits for boards that never answer here: the mock ROM starts
+# no MicroPython after a write (repl.FIRST_BOOT_TIMEOUT, 15 s for a real first boot) and
+# runs no firmware to say hello (flash.HELLO_WAIT, 3 s).
+CLI = ("import sys, croupier.repl, croupier.commands.flash as flash; croupier.repl.FIRST_BOOT_TIMEOUT = 2.0; "
+       "flash.HELLO_WAIT = 1.0; from croupier.cli import main; sys.exit(main())")
 
 
 def croupier(*args, cwd=None, data_home=None):
     """Run the command; data_home: the user data folder it sees (where its default database is)."""
     env = None if data_home is None else dict(os.environ, XDG_DATA_HOME=str(data_home))
-    proc = subprocess.run([sys.executable, "-m", "croupier.cli", *args], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, text=True,
                           timeout=FLASH_TIMEOUT, stdin=subprocess.DEVNULL, cwd=cwd, env=env)
     return proc.returncode, proc.stdout, proc.stderr
 
