@@ -36,8 +36,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
+from board_journal import crash_report, journal_matches_state, read_journal  # noqa: E402
 from fwlink import frame, frames_on, longest_hello  # noqa: E402
-from test_mash import read_journal, replay_journal  # noqa: E402
 from ui_run import HOLD_MS, card_keys, game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
@@ -413,13 +413,8 @@ def mash(vb, link, count, seed=1):
     out["registered"] = keys["registered"] - counted["registered"]
     out["handled"] = keys["handled"] - counted["handled"]
     out["refused"] = keys["refused"] - counted["refused"]
-    state = link.ok("state")["state"]
-    replayed = replay_journal(read_journal(link))
-    out["sound"] = (replayed is None and (state is None or state["over"])) or (
-        replayed is not None and replayed.state() == state)
-    output = vb.output()
-    crash = [at for at in (output.find(b"Traceback"), output.find(b"CRASH")) if at >= 0]
-    out["crashed"] = output[min(crash):min(crash) + 800].decode(errors="replace") if crash else None
+    out["sound"] = journal_matches_state(link)
+    out["crashed"] = crash_report(vb)
     return out
 
 
