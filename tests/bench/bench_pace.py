@@ -12,13 +12,11 @@ virtual board run with pace="esp32" (croupier.sim.pace), 4-player Lobo 77:
    keys are pressed, each answered intact; then 1,500 hostile lines at line rate, and how
    long after the last one the board answers `hello`, its state unchanged;
 5. undo and redo by keys right after a round of 200 cards;
-6. keypad: the scan's CPU per 10 ms period while a key is held; key mashing: --mash-keys
-   keys (whole games of Lobo 77, an undo and a redo now and then) pressed at a player's
-   pace without waiting for the screen, presses of 80-250 ms: the inputs typed, those in
-   the journal and how many of them in typed order, crash or not.
+6. keypad: the scan's CPU per 10 ms period while a key is held (key mashing is
+   tests/bench/bench_mash.py).
 
     .venv/bin/python tests/bench/bench_pace.py [--cards 40] [--games 1000] [--requests 100]
-                                               [--mash-keys 2000] [--pace none]
+                                               [--pace none]
 
 With --pace none the board runs at full speed and every figure is the interpreter's host CPU
 time scaled by the ESP32 profile's speed ratio (the chip's time for the same work, when nothing
@@ -36,9 +34,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
-from board_journal import crash_report, journal_matches_state, read_journal  # noqa: E402
 from fwlink import frame, frames_on, longest_hello  # noqa: E402
-from ui_run import HOLD_MS, card_keys, game_keys, press_keys, random_game, setup_keys  # noqa: E402
+from ui_run import game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.board import RELEASES  # noqa: E402
@@ -336,88 +333,6 @@ def undo_redo_after_round(vb, link, clock):
     return undo, clock.frame_done(held)
 
 
-MASH_PRESS_MS = (80, 250)  # a player's presses, short of the 600 ms hold
-MASH_GAP_MS = (60, 150)
-MASH_UNDO = 0.1  # share of quiet cards followed by an undo and a redo (a long press)
-
-
-def mash_game(seed):
-    """A whole 4-player Lobo 77 game by keys, now and then an undo and a redo after a card
-    nothing was announced for: -> (keys, the journal records they make: (kind, card))."""
-    cards, _, effects = random_game("lobo77", 4, {}, seed=seed)
-    rng = random.Random(seed)
-    keys, records = [], []
-    for card, found in zip(cards, effects):
-        keys += card_keys("lobo77", card).split()
-        records.append(("play", card))
-        if found:
-            keys.append("ok")  # closes the announcement
-        elif rng.random() < MASH_UNDO:
-            keys += ["undo", "undo!"]
-            records += [("undo", None), ("redo", None)]
-    return keys, records
-
-
-def in_order(got, expected):
-    """How many of got's items appear in expected in the same order (the longest common
-    subsequence)."""
-    row = [0] * (len(expected) + 1)
-    for item in got:
-        diagonal = 0
-        for j, want in enumerate(expected):
-            diagonal, row[j + 1] = row[j + 1], diagonal + 1 if item == want else max(row[j + 1], row[j])
-    return row[-1]
-
-
-def journal_inputs(link, since):
-    """The inputs (play, undo, redo) in the journal after seq `since`, once it is quiet."""
-    def inputs():
-        return [(r[3], r[4] if r[3] == "play" else None) for r in read_journal(link)
-                if r[0] > since and r[3] in ("play", "undo", "redo")]
-
-    got, deadline = inputs(), time.monotonic() + 60
-    while time.monotonic() < deadline:
-        time.sleep(3)
-        again = inputs()
-        if again == got:
-            break
-        got = again
-    return got
-
-
-def mash(vb, link, count, seed=1):
-    """Mash whole games' keys until at least count keys are pressed; -> dict: keys pressed,
-    inputs typed, inputs in the journal, of those in typed order, crashed, and whether
-    the journal's replay equals the device's state; crashed is the board's output from the
-    first traceback or crash screen on, None without one."""
-    rng = random.Random(seed)
-    out = {"keys": 0, "typed": 0, "journal": 0, "in order": 0}
-    counted = link.ok("hello")["keys"]
-    game = 0
-    while out["keys"] < count:
-        game += 1
-        keys, expected = mash_game(seed * 1000 + game)
-        since = link.ok("hello")["last_seq"]
-        link.ok("new", game="lobo77", players=PLAYERS)  # an unfinished game is abandoned
-        time.sleep(1)
-        for key in keys:
-            hold = key.endswith("!")
-            ms = HOLD_MS if hold else rng.randint(*MASH_PRESS_MS)
-            vb.press(key.rstrip("!"), ms=ms, gap=rng.randint(*MASH_GAP_MS))
-        got = journal_inputs(link, since)
-        out["keys"] += len(keys)
-        out["typed"] += len(expected)
-        out["journal"] += len(got)
-        out["in order"] += in_order(got, expected)
-    keys = link.ok("hello")["keys"]
-    out["registered"] = keys["registered"] - counted["registered"]
-    out["handled"] = keys["handled"] - counted["handled"]
-    out["refused"] = keys["refused"] - counted["refused"]
-    out["sound"] = journal_matches_state(link)
-    out["crashed"] = crash_report(vb)
-    return out
-
-
 def scan_cost(vb, seconds=3.0):
     """Host CPU per keypad period (10 ms) while a key is held past its hold time, less the
     same time with every key up (the keypad asleep), less the pacer's credit: -> µs."""
@@ -436,27 +351,14 @@ def scan_cost(vb, seconds=3.0):
     return (held - idle) / 100 * 1e6
 
 
-def mash_figures(args, pace):
-    with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120) as link:
+def scan_figures(pace):
+    with VirtualBoard(pace=pace) as vb, frames_on(vb.port, boot=True, timeout=120):
         time.sleep(3)
         us = scan_cost(vb)
         factor = vb.throttle.factor if pace else RATIO
         print("\n### keypad scan while a key is held\n")
         print("- %.0f µs of host CPU per 10 ms period%s = %.1f ms of chip time (x %.0f)" % (
             us, " less the pacer's credit" if pace else "", us * factor / 1000, factor))
-        started = time.monotonic()
-        out = mash(vb, link, args.mash_keys)
-        print("\n### key mashing (%d keys, presses of %d-%d ms, gaps of %d-%d ms)\n" % (
-            out["keys"], MASH_PRESS_MS[0], MASH_PRESS_MS[1], MASH_GAP_MS[0], MASH_GAP_MS[1]))
-        print("- the keypad registered %d of the %d presses, handled %d of them, lost %d to a "
-              "full queue" % (out["registered"], out["keys"], out["handled"], out["refused"]))
-        print("- %d inputs typed, %d in the journal, %d of them in typed order; %s; journal "
-              "replay %s; %.0f s" % (out["typed"], out["journal"], out["in order"],
-                                     "CRASHED" if out["crashed"] else "no crash",
-                                     "equals the state" if out["sound"] else "DIFFERS",
-                                     time.monotonic() - started))
-        if out["crashed"]:
-            print("\n    " + out["crashed"].replace("\r", "").replace("\n", "\n    "))
 
 
 def summary(values):
@@ -473,7 +375,6 @@ def main():
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--idle-s", type=float, default=10.0)
-    parser.add_argument("--mash-keys", type=int, default=2000, help="0: no key mashing")
     parser.add_argument("--pace", default=PACE, choices=(PACE, "none"))
     parser.add_argument("--micropython-version", default=RELEASES[-1], choices=RELEASES,
                         help="the release whose console the boards model")
@@ -510,8 +411,7 @@ def main():
 
     if paced:
         link_figures(args)
-    if args.mash_keys:
-        mash_figures(args, pace)
+    scan_figures(pace)
     print("\n### boot (interpreter start to the resumed game on the glass)\n")
     with tempfile.TemporaryDirectory() as tmp:
         for games in (1, args.games):
