@@ -11,15 +11,13 @@ and flash busy time the emulation counts, plus its line time (croupier.sim.pace.
 3. undo and redo by keys right after a round of 200 cards;
 4. boot: from the interpreter's start to the resumed game on the glass, with a journal of
    1 game and of --games games;
-5. keypad: the scan's chip time per 10 ms period while a key is held; key mashing:
-   --mash-keys keys (whole games, an undo and a redo now and then) pressed at a player's
-   pace without waiting for the screen: the inputs typed, those in the journal and how many
-   in typed order, crash or not.
+5. keypad: the scan's chip time per 10 ms period while a key is held (key mashing is
+   tests/bench/bench_mash.py).
 
 Each target of docs/benchmarks.md is printed as a `target` line that says whether it holds
 (tests/bench/run.py sums them up).
 
-    .venv/bin/python tests/bench/bench_pace.py [--cards 40] [--games 1000] [--mash-keys 2000]
+    .venv/bin/python tests/bench/bench_pace.py [--cards 40] [--games 1000]
                                                [--micropython-version 1.28]
 """
 import argparse
@@ -35,8 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 from fwlink import frames_on  # noqa: E402
-from test_mash import read_journal, replay_journal  # noqa: E402
-from ui_run import HOLD_MS, card_keys, game_keys, press_keys, random_game, setup_keys  # noqa: E402
+from ui_run import game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.board import RELEASES  # noqa: E402
@@ -217,93 +214,6 @@ def boot_time(flash, glass):
     return (ms + chip_ms(waiting, done, factor)) / 1000
 
 
-MASH_PRESS_MS = (80, 250)  # a player's presses, short of the 600 ms hold
-MASH_GAP_MS = (60, 150)
-MASH_UNDO = 0.1  # share of quiet cards followed by an undo and a redo (a long press)
-
-
-def mash_game(seed):
-    """A whole 4-player Lobo 77 game by keys, now and then an undo and a redo after a card
-    nothing was announced for: -> (keys, the journal records they make: (kind, card))."""
-    cards, _, effects = random_game("lobo77", 4, {}, seed=seed)
-    rng = random.Random(seed)
-    keys, records = [], []
-    for card, found in zip(cards, effects):
-        keys += card_keys("lobo77", card).split()
-        records.append(("play", card))
-        if found:
-            keys.append("ok")  # closes the announcement
-        elif rng.random() < MASH_UNDO:
-            keys += ["undo", "undo!"]
-            records += [("undo", None), ("redo", None)]
-    return keys, records
-
-
-def in_order(got, expected):
-    """How many of got's items appear in expected in the same order (the longest common
-    subsequence)."""
-    row = [0] * (len(expected) + 1)
-    for item in got:
-        diagonal = 0
-        for j, want in enumerate(expected):
-            diagonal, row[j + 1] = row[j + 1], diagonal + 1 if item == want else max(row[j + 1], row[j])
-    return row[-1]
-
-
-def journal_inputs(link, since):
-    """The inputs (play, undo, redo) in the journal after seq `since`, once it is quiet."""
-    def inputs():
-        return [(r[3], r[4] if r[3] == "play" else None) for r in read_journal(link)
-                if r[0] > since and r[3] in ("play", "undo", "redo")]
-
-    got, deadline = inputs(), time.monotonic() + 60
-    while time.monotonic() < deadline:
-        time.sleep(3)
-        again = inputs()
-        if again == got:
-            break
-        got = again
-    return got
-
-
-def mash(vb, link, count, seed=1):
-    """Mash whole games' keys until at least count keys are pressed; -> dict: keys pressed,
-    inputs typed, inputs in the journal, of those in typed order, crashed, and whether
-    the journal's replay equals the device's state; crashed is the board's output from the
-    first traceback or crash screen on, None without one."""
-    rng = random.Random(seed)
-    out = {"keys": 0, "typed": 0, "journal": 0, "in order": 0}
-    counted = link.ok("hello")["keys"]
-    game = 0
-    while out["keys"] < count:
-        game += 1
-        keys, expected = mash_game(seed * 1000 + game)
-        since = link.ok("hello")["last_seq"]
-        link.ok("new", game="lobo77", players=PLAYERS)  # an unfinished game is abandoned
-        time.sleep(1)
-        for key in keys:
-            hold = key.endswith("!")
-            ms = HOLD_MS if hold else rng.randint(*MASH_PRESS_MS)
-            vb.press(key.rstrip("!"), ms=ms, gap=rng.randint(*MASH_GAP_MS))
-        got = journal_inputs(link, since)
-        out["keys"] += len(keys)
-        out["typed"] += len(expected)
-        out["journal"] += len(got)
-        out["in order"] += in_order(got, expected)
-    keys = link.ok("hello")["keys"]
-    out["registered"] = keys["registered"] - counted["registered"]
-    out["handled"] = keys["handled"] - counted["handled"]
-    out["refused"] = keys["refused"] - counted["refused"]
-    state = link.ok("state")["state"]
-    replayed = replay_journal(read_journal(link))
-    out["sound"] = (replayed is None and (state is None or state["over"])) or (
-        replayed is not None and replayed.state() == state)
-    output = vb.output()
-    crash = [at for at in (output.find(b"Traceback"), output.find(b"CRASH")) if at >= 0]
-    out["crashed"] = output[min(crash):min(crash) + 800].decode(errors="replace") if crash else None
-    return out
-
-
 def scan_cost(vb, seconds=3.0):
     """The chip's ms per keypad period (10 ms) while a key is held past its hold time, less
     the same time with every key up (the keypad asleep)."""
@@ -316,24 +226,11 @@ def scan_cost(vb, seconds=3.0):
     return (held - idle) * 10
 
 
-def mash_figures(args):
-    with VirtualBoard() as vb, frames_on(vb.port, boot=True, timeout=120) as link:
+def scan_figures():
+    with VirtualBoard() as vb, frames_on(vb.port, boot=True, timeout=120):
         time.sleep(3)
         print("\n### keypad scan while a key is held\n")
         print("- %.1f ms of the chip's time per 10 ms period" % scan_cost(vb))
-        started = time.monotonic()
-        out = mash(vb, link, args.mash_keys)
-        print("\n### key mashing at full speed (%d keys, presses of %d-%d ms, gaps of %d-%d ms)\n" % (
-            out["keys"], MASH_PRESS_MS[0], MASH_PRESS_MS[1], MASH_GAP_MS[0], MASH_GAP_MS[1]))
-        print("- the keypad registered %d of the %d presses, handled %d of them, lost %d to a "
-              "full queue" % (out["registered"], out["keys"], out["handled"], out["refused"]))
-        print("- %d inputs typed, %d in the journal, %d of them in typed order; %s; journal "
-              "replay %s; %.0f s" % (out["typed"], out["journal"], out["in order"],
-                                     "CRASHED" if out["crashed"] else "no crash",
-                                     "equals the state" if out["sound"] else "DIFFERS",
-                                     time.monotonic() - started))
-        if out["crashed"]:
-            print("\n    " + out["crashed"].replace("\r", "").replace("\n", "\n    "))
 
 
 def summary(values):
@@ -349,7 +246,6 @@ def main():
     parser.add_argument("--cards", type=int, default=40)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--idle-s", type=float, default=10.0)
-    parser.add_argument("--mash-keys", type=int, default=2000, help="0: no key mashing")
     parser.add_argument("--micropython-version", default=RELEASES[-1], choices=RELEASES,
                         help="the release whose console the boards model")
     args = parser.parse_args()
@@ -396,8 +292,7 @@ def main():
                 games, records, "%.2f s" % seconds if seconds else "not within 60 s"))
     target("boot with %d games" % args.games, "%.2f s" % seconds if seconds else "no boot",
            "<= %.0f s" % (BOOT_MS / 1000), bool(seconds) and seconds * 1000 <= BOOT_MS)
-    if args.mash_keys:
-        mash_figures(args)
+    scan_figures()
 
 
 if __name__ == "__main__":
