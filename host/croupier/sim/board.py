@@ -190,23 +190,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             self.powered = False
             self._changed.notify_all()
 
-    def _take_link(self):
-        """Make self.link a symlink to our port. A link to a port that still exists belongs
-        to a running board and is left alone; a stale one (its board gone) is replaced."""
-        if self.link.is_symlink() and (not self.link.exists() or self._owns_link()):
-            self.link.unlink()  # the port it named is gone (or was given to us again)
-        try:
-            self.link.symlink_to(self.port)
-        except FileExistsError:
-            what = ("links to %s, a port still open (a running virtual board's?)" % os.readlink(self.link)
-                    if self.link.is_symlink() else "exists and is not a link")
-            raise toolchain.SimError("%s %s: choose another --link (or stop that board)" % (self.link, what)) from None
-
-    def _owns_link(self):
-        """True when self.link is our symlink: another board's link is never removed."""
-        port = getattr(self, "port", None)
-        return bool(self.link and port and self.link.is_symlink() and os.readlink(self.link) == port)
-
     # --- resets and power ------------------------------------------------------------------
     def hard_reset(self):
         """The EN button: restart with the flash kept, boot.py and main.py run."""
