@@ -58,15 +58,8 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
 
     def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None, rtc=False, pace=None,
                  micropython_version=RELEASES[-1]):
-        """flash: image file (created, with the firmware, when missing; None: a temporary
-        one). firmware: True for the current build, a folder to install instead, or False
-        for an empty filesystem; used only when the image is created. link: a path made a
-        symlink to the serial port. uid: 6 bytes for machine.unique_id() (default: derived
-        from the image path). rtc: fit the optional DS3231 clock module; its time is kept
-        beside the flash image (ds3231.cell_of), so it counts on while the board is off.
-        pace: 'esp32' throttles the board to that chip's speed (croupier.sim.pace); None or
-        'none': full speed. micropython_version: the ESP32 release ('1.22' .. '1.28')
-        whose console the board models and whose version sys.implementation reports."""
+        """The arguments: docs/virtual-board.md, "From Python". uid: 6 bytes for
+        machine.unique_id() (default: derived from the image path)."""
         if micropython_version not in RELEASES:
             raise ValueError("MicroPython version must be one of %s (the ESP32 releases modelled); not %r"
                              % (", ".join(RELEASES), micropython_version))
@@ -92,7 +85,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self.formats = 0  # times the board found its flash unreadable and formatted it
         self.crashes = 0  # interpreter deaths nobody asked for
         self.rx_overflow = 0  # serial bytes lost because the stdin ring was full (croupier.sim.uart)
-        self.rx_peak = 0  # the most serial bytes the ring held unread (reset at will)
         self.powered = False
         self._tones = []
         self._keys = 0

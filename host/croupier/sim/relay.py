@@ -113,7 +113,6 @@ class SerialRelay:
             room = max(0, uart.RING - unread)
             self.rx_overflow += max(0, len(part) - room)
             self._rx += part[:room]
-            self.rx_peak = max(self.rx_peak, unread + min(len(part), room))
             if i < len(parts) - 1:
                 self._interrupt()
         self._flush_rx()

@@ -148,21 +148,14 @@ def continues(text):
     return (text.startswith("@") or word in _COMPOUND) and not text.endswith("\n")
 
 
-_history = []  # the last lines typed, for the cursor keys (MicroPython keeps 8)
-
-
-def readline(prompt, indent):
+def readline(prompt):
     """-> the line typed, or a control byte (1 raw REPL, 2 banner, 3 cancel, 4 reboot, 5 paste)."""
-    write(prompt + indent)
-    line = indent
-    back = len(_history)  # where the up/down keys are in the history
+    write(prompt)
+    line = ""
     while True:
         c = getc()
         if c == 13:
             write("\n")
-            if line.strip() and (not _history or _history[-1] != line):
-                _history.append(line)
-                del _history[:-8]
             return line
         if c in (1, 2, 4, 5) and not line.strip():
             return c
@@ -173,17 +166,9 @@ def readline(prompt, indent):
             if line:
                 line = line[:-1]
                 write("\b \b")
-        elif c == 27:  # ESC [ A / B: history; other cursor keys (ESC [ X, ESC [ n ~) ignored
-            if getc() != 91:
-                continue
-            key = getc()
-            if 48 <= key <= 57:
+        elif c == 27:  # cursor keys (ESC [ X, ESC [ n ~): no history, no line editing
+            if getc() == 91 and 48 <= getc() <= 57:
                 getc()
-            elif key in (65, 66):
-                back = max(0, back - 1) if key == 65 else min(len(_history), back + 1)
-                recalled = _history[back] if back < len(_history) else ""
-                write("\b" * len(line) + "\x1b[K" + recalled)
-                line = recalled
         elif c >= 32 or c == 9:
             ch_ = chr(c) if c < 128 else "?"
             line += ch_
@@ -213,12 +198,11 @@ def friendly(g):
     """The friendly REPL. -> when the host switches to the raw REPL (Ctrl-A)."""
     banner()
     text = None  # the lines of an unfinished statement
-    indent = ""
     while True:
         try:
-            line = readline("... " if text is not None else ">>> ", indent)
+            line = readline("... " if text is not None else ">>> ")
             if line == 3:
-                text, indent = None, ""
+                text = None
                 continue
             if text is None and line == 1:
                 write("\n")
@@ -239,16 +223,13 @@ def friendly(g):
                 line = ""
             text = line if text is None else text + "\n" + line
             if continues(text):
-                indent = line[: len(line) - len(line.lstrip())]
-                if line.rstrip().endswith(":"):
-                    indent += "    "
                 continue
             if text.strip():
                 execute(text, g, "single", "<stdin>", False)
-            text, indent = None, ""
+            text = None
         except KeyboardInterrupt:
             write("\n")
-            text, indent = None, ""
+            text = None
 
 
 def raw(g):
