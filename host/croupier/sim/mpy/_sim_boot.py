@@ -149,7 +149,7 @@ def continues(text):
 
 
 def readline(prompt):
-    """-> the line typed, or a control byte (1 raw REPL, 2 banner, 3 cancel, 4 reboot, 5 paste)."""
+    """-> the line typed, or a control byte (1 raw REPL, 2 banner, 3 cancel, 4 reboot)."""
     write(prompt)
     line = ""
     while True:
@@ -157,7 +157,7 @@ def readline(prompt):
         if c == 13:
             write("\n")
             return line
-        if c in (1, 2, 4, 5) and not line.strip():
+        if c in (1, 2, 4) and not line.strip():
             return c
         if c == 3:
             write("\n")
@@ -173,25 +173,6 @@ def readline(prompt):
             ch_ = chr(c) if c < 128 else "?"
             line += ch_
             write(ch_)
-
-
-def paste(g):
-    write("\npaste mode; Ctrl-C to cancel, Ctrl-D to finish\n=== ")
-    text = bytearray()
-    while True:
-        c = getc()
-        if c == 3:
-            write("\n")
-            return
-        if c == 4:
-            write("\n")
-            break
-        text.append(10 if c == 13 else c)
-        if c == 13:
-            write("\n=== ")
-        else:
-            write(chr(c) if c < 128 else "?")
-    execute(bytes(text), g, "exec", "<stdin>", False)
 
 
 def friendly(g):
@@ -214,9 +195,6 @@ def friendly(g):
             if text is None and line == 4:
                 write("\n")
                 raise Reboot
-            if text is None and line == 5:
-                paste(g)
-                continue
             if not isinstance(line, str):
                 line = ""
             if not line.strip():
