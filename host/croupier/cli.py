@@ -13,7 +13,7 @@ from croupier.port_registry import name_process
 
 COMMANDS = {
     "demo": "croupier.commands.demo",
-    "sim": "croupier.sim.command",
+    "sim": "croupier.commands.sim",
     "screenshot": "croupier.commands.screenshot",
     "ports": "croupier.commands.ports",
     "flash": "croupier.commands.flash",

@@ -15,7 +15,7 @@ import serial
 from croupier.cli import main
 from croupier.sim import VirtualBoard, uart
 from croupier.sim.board import RELEASES
-from croupier.sim.ui import SimApp
+from croupier.tui.sim import SimApp
 
 
 def wait_line(vb, start, since=0, timeout=10):

@@ -8,7 +8,7 @@ import serial
 
 from croupier.cli import main
 from croupier.sim import SimError, VirtualBoard, pace, pystone
-from croupier.sim.ui import SimApp
+from croupier.tui.sim import SimApp
 
 IDLE = "import time\nwhile True:\n    time.sleep(1)\n"
 

@@ -7,7 +7,7 @@ import pytest
 
 from croupier.link import Link, open_serial
 from croupier.sim import VirtualBoard
-from croupier.sim.ui import SimApp
+from croupier.tui.sim import SimApp
 from test_keypad import SCANNER
 
 DRAW = """

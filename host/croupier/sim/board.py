@@ -58,15 +58,8 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
 
     def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None, rtc=False, pace=None,
                  micropython_version=RELEASES[-1]):
-        """flash: image file (created, with the firmware, when missing; None: a temporary
-        one). firmware: True for the current build, a folder to install instead, or False
-        for an empty filesystem; used only when the image is created. link: a path made a
-        symlink to the serial port. uid: 6 bytes for machine.unique_id() (default: derived
-        from the image path). rtc: fit the optional DS3231 clock module; its time is kept
-        beside the flash image (ds3231.cell_of), so it counts on while the board is off.
-        pace: 'esp32' throttles the board to that chip's speed (croupier.sim.pace); None or
-        'none': full speed. micropython_version: the ESP32 release ('1.22' .. '1.28')
-        whose console the board models and whose version sys.implementation reports."""
+        """The arguments: docs/virtual-board.md, "From Python". uid: 6 bytes for
+        machine.unique_id() (default: derived from the image path)."""
         if micropython_version not in RELEASES:
             raise ValueError("MicroPython version must be one of %s (the ESP32 releases modelled); not %r"
                              % (", ".join(RELEASES), micropython_version))
@@ -92,7 +85,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self.formats = 0  # times the board found its flash unreadable and formatted it
         self.crashes = 0  # interpreter deaths nobody asked for
         self.rx_overflow = 0  # serial bytes lost because the stdin ring was full (croupier.sim.uart)
-        self.rx_peak = 0  # the most serial bytes the ring held unread (reset at will)
         self.powered = False
         self._tones = []
         self._keys = 0
@@ -189,23 +181,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                 shutil.rmtree(self._tmp, ignore_errors=True)
             self.powered = False
             self._changed.notify_all()
-
-    def _take_link(self):
-        """Make self.link a symlink to our port. A link to a port that still exists belongs
-        to a running board and is left alone; a stale one (its board gone) is replaced."""
-        if self.link.is_symlink() and (not self.link.exists() or self._owns_link()):
-            self.link.unlink()  # the port it named is gone (or was given to us again)
-        try:
-            self.link.symlink_to(self.port)
-        except FileExistsError:
-            what = ("links to %s, a port still open (a running virtual board's?)" % os.readlink(self.link)
-                    if self.link.is_symlink() else "exists and is not a link")
-            raise toolchain.SimError("%s %s: choose another --link (or stop that board)" % (self.link, what)) from None
-
-    def _owns_link(self):
-        """True when self.link is our symlink: another board's link is never removed."""
-        port = getattr(self, "port", None)
-        return bool(self.link and port and self.link.is_symlink() and os.readlink(self.link) == port)
 
     # --- resets and power ------------------------------------------------------------------
     def hard_reset(self):

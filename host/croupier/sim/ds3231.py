@@ -1,13 +1,10 @@
 """The DS3231 real-time clock as the I2C bus sees it: a register pointer and 19 registers.
 
-A write transaction sets the pointer (its first byte) and writes the registers after it; a
-read returns the registers from the pointer on, the time as it is at the read's start. The
-time registers (0x00-0x06, BCD) read the host's clock plus an offset. Its coin cell is the
-offset file beside the flash image: the clock keeps counting while the board is off and from
-one run of the virtual board to the next. A module never set, or whose file is gone, stopped
-its oscillator: the status register's OSF bit is set (cleared only by writing it 0) and the
-clock counts from 2000-01-01 00:00:00. Alarms, aging and the square wave are kept, not
-simulated; the temperature reads 25.00 degrees C.
+The time registers (0x00-0x06, BCD, 12- or 24-hour as last written) read the host's clock
+plus an offset, latched at each transaction's start. The offset and the oscillator-stop
+flag live in the coin-cell file beside the flash image; a module never set, or whose file
+is gone, has OSF set and counts from 2000-01-01. Alarms and aging are kept, not simulated;
+the temperature reads 25.00 degrees C.
 """
 import datetime
 import json

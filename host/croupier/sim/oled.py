@@ -1,10 +1,8 @@
 """The SSD1306 controller as the I2C bus sees it: a command decoder and 1 KiB of GDDRAM.
 
-Fed with the bytes of each I2C write to its address. What reaches the glass follows the
-controller's state: addressing mode and column/page windows place data bytes, segment remap
-and COM scan direction flip the picture, start line / offset / multiplex shift and crop it,
-inverse, entire-display-on, display on/off and the charge pump decide what is lit, and
-contrast its brightness. Commands that only tune the analog side are kept, not simulated.
+Fed with the bytes of each I2C write to its address; glass() is what its state puts on the
+panel (docs/virtual-board.md, "SSD1306"). Commands that only tune the analog side are
+taken, not drawn.
 """
 WIDTH = 128
 HEIGHT = 64
@@ -39,8 +37,6 @@ class SSD1306:
         self.start_line = 0
         self.offset = 0
         self.mux = HEIGHT
-        self.com_pins = 0x12
-        self.scrolling = False
         self._pending = []  # a command still waiting for its arguments
 
     # --- the bus -----------------------------------------------------------------------
@@ -111,15 +107,9 @@ class SSD1306:
             self.mux = max(16, (args[0] & 0x3F) + 1)
         elif op == 0xD3:
             self.offset = args[0] & 0x3F
-        elif op == 0xDA:
-            self.com_pins = args[0]
         elif op == 0x8D:
             self.charge_pump = bool(args[0] & 0x04)
-        elif op == 0x2E:
-            self.scrolling = False
-        elif op == 0x2F:
-            self.scrolling = True
-        # 0xD5 clock, 0xD9 precharge, 0xDB VCOMH, scroll setup, 0xE3 NOP: analog/timing only
+        # 0xD5 clock, 0xD9 precharge, 0xDB VCOMH, 0xDA COM pins, scrolling, 0xE3 NOP: not drawn
 
     def _data(self, byte):
         self.ram[self.page * WIDTH + self.col] = byte

@@ -1,5 +1,6 @@
 """The virtual board's serial line (VirtualBoard's line I/O): the serial-port pty to the
-interpreter's console pty through the UART's receive path, and the board's output back.
+interpreter's console pty through the UART's receive path, the board's output back, and the
+--link symlink to the serial port.
 
 Into the board the line runs at the UART's 115200 baud (line.Line, with its faults) into
 the FIFO, whose interrupt moves it into the 259-byte ring, the console pty, counting what
@@ -13,7 +14,7 @@ import struct
 import termios
 import time
 
-from croupier.sim import uart
+from croupier.sim import toolchain, uart
 
 INTERRUPT = 0x03
 OUTPUT_KEPT = 4 << 20  # bytes of board output kept for wait_output()
@@ -23,6 +24,24 @@ LINE_TICK = 0.001  # a line with a baud rate moves its bytes this often (not one
 
 class SerialRelay:
     """Mixed into VirtualBoard; runs on its I/O thread under its lock."""
+
+    # --- the serial port's link ---------------------------------------------------------------------
+    def _take_link(self):
+        """Make self.link a symlink to our port. A link to a port that still exists belongs
+        to a running board and is left alone; a stale one (its board gone) is replaced."""
+        if self.link.is_symlink() and (not self.link.exists() or self._owns_link()):
+            self.link.unlink()  # the port it named is gone (or was given to us again)
+        try:
+            self.link.symlink_to(self.port)
+        except FileExistsError:
+            what = ("links to %s, a port still open (a running virtual board's?)" % os.readlink(self.link)
+                    if self.link.is_symlink() else "exists and is not a link")
+            raise toolchain.SimError("%s %s: choose another --link (or stop that board)" % (self.link, what)) from None
+
+    def _owns_link(self):
+        """True when self.link is our symlink: another board's link is never removed."""
+        port = getattr(self, "port", None)
+        return bool(self.link and port and self.link.is_symlink() and os.readlink(self.link) == port)
 
     # --- board output ------------------------------------------------------------------------
     def mark(self) -> int:
@@ -94,7 +113,6 @@ class SerialRelay:
             room = max(0, uart.RING - unread)
             self.rx_overflow += max(0, len(part) - room)
             self._rx += part[:room]
-            self.rx_peak = max(self.rx_peak, unread + min(len(part), room))
             if i < len(parts) - 1:
                 self._interrupt()
         self._flush_rx()

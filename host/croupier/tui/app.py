@@ -1,7 +1,7 @@
 """The box in a terminal (Textual), whatever board is behind it: OLED, keypad, a status line.
 
 Subclasses feed the panel (show_screen) and take the keys (press, key_down, key_up):
-croupier.sim.ui for a virtual board in this process, croupier.tui.mirror for any board over
+croupier.tui.sim for a virtual board in this process, croupier.tui.mirror for any board over
 the serial protocol. The layout follows the terminal: the full one (panel in half-blocks,
 big keys) where it fits, a compact one (panel in braille, one-line keys) down to 80x24.
 """

@@ -148,23 +148,16 @@ def continues(text):
     return (text.startswith("@") or word in _COMPOUND) and not text.endswith("\n")
 
 
-_history = []  # the last lines typed, for the cursor keys (MicroPython keeps 8)
-
-
-def readline(prompt, indent):
-    """-> the line typed, or a control byte (1 raw REPL, 2 banner, 3 cancel, 4 reboot, 5 paste)."""
-    write(prompt + indent)
-    line = indent
-    back = len(_history)  # where the up/down keys are in the history
+def readline(prompt):
+    """-> the line typed, or a control byte (1 raw REPL, 2 banner, 3 cancel, 4 reboot)."""
+    write(prompt)
+    line = ""
     while True:
         c = getc()
         if c == 13:
             write("\n")
-            if line.strip() and (not _history or _history[-1] != line):
-                _history.append(line)
-                del _history[:-8]
             return line
-        if c in (1, 2, 4, 5) and not line.strip():
+        if c in (1, 2, 4) and not line.strip():
             return c
         if c == 3:
             write("\n")
@@ -173,52 +166,24 @@ def readline(prompt, indent):
             if line:
                 line = line[:-1]
                 write("\b \b")
-        elif c == 27:  # ESC [ A / B: history; other cursor keys (ESC [ X, ESC [ n ~) ignored
-            if getc() != 91:
-                continue
-            key = getc()
-            if 48 <= key <= 57:
+        elif c == 27:  # cursor keys (ESC [ X, ESC [ n ~): no history, no line editing
+            if getc() == 91 and 48 <= getc() <= 57:
                 getc()
-            elif key in (65, 66):
-                back = max(0, back - 1) if key == 65 else min(len(_history), back + 1)
-                recalled = _history[back] if back < len(_history) else ""
-                write("\b" * len(line) + "\x1b[K" + recalled)
-                line = recalled
         elif c >= 32 or c == 9:
             ch_ = chr(c) if c < 128 else "?"
             line += ch_
             write(ch_)
 
 
-def paste(g):
-    write("\npaste mode; Ctrl-C to cancel, Ctrl-D to finish\n=== ")
-    text = bytearray()
-    while True:
-        c = getc()
-        if c == 3:
-            write("\n")
-            return
-        if c == 4:
-            write("\n")
-            break
-        text.append(10 if c == 13 else c)
-        if c == 13:
-            write("\n=== ")
-        else:
-            write(chr(c) if c < 128 else "?")
-    execute(bytes(text), g, "exec", "<stdin>", False)
-
-
 def friendly(g):
     """The friendly REPL. -> when the host switches to the raw REPL (Ctrl-A)."""
     banner()
     text = None  # the lines of an unfinished statement
-    indent = ""
     while True:
         try:
-            line = readline("... " if text is not None else ">>> ", indent)
+            line = readline("... " if text is not None else ">>> ")
             if line == 3:
-                text, indent = None, ""
+                text = None
                 continue
             if text is None and line == 1:
                 write("\n")
@@ -230,25 +195,19 @@ def friendly(g):
             if text is None and line == 4:
                 write("\n")
                 raise Reboot
-            if text is None and line == 5:
-                paste(g)
-                continue
             if not isinstance(line, str):
                 line = ""
             if not line.strip():
                 line = ""
             text = line if text is None else text + "\n" + line
             if continues(text):
-                indent = line[: len(line) - len(line.lstrip())]
-                if line.rstrip().endswith(":"):
-                    indent += "    "
                 continue
             if text.strip():
                 execute(text, g, "single", "<stdin>", False)
-            text, indent = None, ""
+            text = None
         except KeyboardInterrupt:
             write("\n")
-            text, indent = None, ""
+            text = None
 
 
 def raw(g):

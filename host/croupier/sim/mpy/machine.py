@@ -31,12 +31,6 @@ class Pin:
     PULL_UP = const(2)
     IRQ_RISING = const(1)
     IRQ_FALLING = const(2)
-    WAKE_LOW = const(4)
-    WAKE_HIGH = const(5)
-    DRIVE_0 = const(0)
-    DRIVE_1 = const(1)
-    DRIVE_2 = const(2)
-    DRIVE_3 = const(3)
 
     def __init__(self, id, mode=-1, pull=-1, *, value=None, drive=None, alt=None):
         if isinstance(id, Pin):
@@ -97,9 +91,6 @@ class Pin:
         if pull == -1:
             return _pull[self._id] or None
         self.init(-1, pull)
-
-    def drive(self, drive=None):
-        return 2 if drive is None else None
 
     def __repr__(self):
         return "Pin(%d)" % self._id
@@ -244,12 +235,6 @@ class PWM:
             return self._duty
         self.init(duty_u16=value)
 
-    def duty(self, value=None):
-        """The legacy 10-bit duty (0..1023)."""
-        if value is None:
-            return self._duty * 1023 // 65535
-        self.init(duty_u16=value * 65535 // 1023)
-
     def duty_ns(self, value=None):
         if value is None:
             return self._duty * 1000000000 // (65535 * self._freq)
@@ -315,16 +300,3 @@ def freq(hz=None):
 
 def idle():
     _ch.poll()
-
-
-def lightsleep(time_ms=None):
-    if time_ms is not None:
-        time.sleep_ms(time_ms)
-
-
-def disable_irq():
-    return 0
-
-
-def enable_irq(state=0):
-    pass

@@ -13,7 +13,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Log, Static
 
-from croupier.sim import keep, uart
+from croupier.commands import keep
+from croupier.sim import uart
 from croupier.sim.pace import NOT_REALTIME
 from croupier.tui.app import HOLD_S, BoardApp
 

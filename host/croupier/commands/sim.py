@@ -83,7 +83,7 @@ def run(args):
         with board_running(board):  # listed by `croupier ports`
             if args.headless:
                 return _headless(board, temporary_image=args.flash is None)
-            from croupier.sim.ui import SimApp
+            from croupier.tui.sim import SimApp
 
             SimApp(board, temporary_image=args.flash is None).run()
             return 0
@@ -92,7 +92,7 @@ def run(args):
 
 
 def _headless(board, temporary_image):
-    from croupier.sim import keep
+    from croupier.commands import keep
 
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
