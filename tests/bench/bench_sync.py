@@ -91,18 +91,20 @@ def main():
             settle(vb)
             cp_time, cp_bytes = copy_journal(vb, Path(tmp) / "journal")
             sync_time, synced, sync_bytes, before, after = timed_sync(vb, Path(tmp) / "bench.sqlite3")
-            factor, io_ns = vb.factor, vb.io_call_ns
-    chip = chip_ms(before, after, factor, io_ns, line_bytes=sync_bytes)
+            factor, emulation = vb.factor, vb.emulation_ns
+    chip = chip_ms(before, after, factor, emulation, line_bytes=sync_bytes)
     share = sync_bytes * 10 / 115200 / (chip / 1000)
     print("MicroPython %s; %d records in %d games, link at 115200 baud" % (args.micropython_version, records,
                                                                           len(GAMES)))
     print("sync at full speed: %.0f %% of the line rate in bytes from the board; %.1fx mpremote's speed" % (
         100 * sync_bytes * 10 / sync_time / 115200, cp_time / sync_time))
-    part = chip_parts(before, after, factor, io_ns)
-    calls = after["io_calls"] - before["io_calls"]
+    part = chip_parts(before, after, factor, emulation)
+    calls, runs = after["io_calls"] - before["io_calls"], after["runs"] - before["runs"]
     print("sync at the chip's pace: %.2f s for %d bytes from the board: CPU %.2f s (x %.0f; less %d reads and "
-          "writes at %.1f µs, %.2f s), those at the chip's cost %.2f s, flash %.2f s, I2C bus %.2f s, line %.2f s" % (
-              chip / 1000, sync_bytes, part["cpu"] / 1000, factor, calls, io_ns / 1e3, calls * io_ns / 1e9 * factor,
+          "writes at %.1f µs and %d wake-ups at %.1f µs: %.2f s), those at the chip's cost %.2f s, flash %.2f s, "
+          "I2C bus %.2f s, line %.2f s" % (
+              chip / 1000, sync_bytes, part["cpu"] / 1000, factor, calls, emulation["io_call"] / 1e3, runs,
+              emulation["wake"] / 1e3, (calls * emulation["io_call"] + runs * emulation["wake"]) / 1e9 * factor,
               part["io"] / 1000, part["flash"] / 1000, part["bus"] / 1000, sync_bytes * 10 / 115200))
     target("sync", "%.0f %% of the line rate" % (100 * share), ">= %.0f %%" % (100 * LINE_SHARE), share >= LINE_SHARE)
     print("| method | seconds | records/s | bytes from the board per record |")

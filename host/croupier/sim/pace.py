@@ -3,7 +3,7 @@
 The factor is how many times slower than this host's unix port the chip runs bytecode:
 pystone per second of the interpreter's CPU time here, over the chip's score at the clock
 the firmware sets (firmware/boot.py: 240 MHz). Benchmarks compute the chip's time with it
-(chip_ms): an unpaced board's CPU time for the work, less its emulated reads and writes,
+(chip_ms): an unpaced board's CPU time for the work, less its emulated reads, writes and wake-ups,
 x the factor, plus those at the chip's cost and the bus, flash and line times the
 emulation knows. The Throttle holds a board's CPU time to wall time /
 throttle_factor (croupier.sim.pacer), for a user to see the box's speed; it models no
@@ -71,19 +71,21 @@ def profile(name):
 CHIP_IO_US = 20
 
 
-def chip_ms(before: dict, after: dict, factor: float, io_ns: float, line_bytes=0, baud=uart.BAUD) -> float:
+def chip_ms(before: dict, after: dict, factor: float, emulation: dict, line_bytes=0, baud=uart.BAUD) -> float:
     """The chip's time (ms) for the work an unpaced board did between two readings of
-    VirtualBoard.work(): its CPU time less the emulation's reads and writes (io_ns each,
-    VirtualBoard.io_call_ns) x factor, those at the chip's CHIP_IO_US, plus the I2C bus and
-    flash busy time, plus line_bytes at baud (10 bits a byte, 8N1)."""
-    return sum(chip_parts(before, after, factor, io_ns).values()) + line_bytes * 10 * 1e3 / baud
+    VirtualBoard.work(): its CPU time less the emulation's (chip_parts) x factor, its reads
+    and writes at the chip's CHIP_IO_US, plus the I2C bus and flash busy time, plus
+    line_bytes at baud (10 bits a byte, 8N1)."""
+    return sum(chip_parts(before, after, factor, emulation).values()) + line_bytes * 10 * 1e3 / baud
 
 
-def chip_parts(before: dict, after: dict, factor: float, io_ns: float) -> dict:
-    """chip_ms's parts (ms) but the line's: 'cpu' (the interpreter's own work), 'io' (the
-    emulated reads and writes, at the chip's cost), 'flash', 'bus'."""
-    calls = after["io_calls"] - before["io_calls"]
-    cpu_ns = max(0, after["cpu_ns"] - before["cpu_ns"] - calls * io_ns)
+def chip_parts(before: dict, after: dict, factor: float, emulation: dict) -> dict:
+    """chip_ms's parts (ms) but the line's: 'cpu' (the interpreter's CPU time less its read
+    and write system calls and its wake-ups at their host cost, emulation_ns), 'io' (those
+    reads and writes at the chip's cost; a wake-up costs a chip a FreeRTOS task switch, a
+    few µs, counted as nothing), 'flash', 'bus'."""
+    calls, runs = after["io_calls"] - before["io_calls"], after["runs"] - before["runs"]
+    cpu_ns = max(0, after["cpu_ns"] - before["cpu_ns"] - calls * emulation["io_call"] - runs * emulation["wake"])
     return {"cpu": cpu_ns / 1e6 * factor, "io": calls * CHIP_IO_US / 1e3,
             "flash": (after["flash_us"] - before["flash_us"]) / 1e3, "bus": (after["bus_us"] - before["bus_us"]) / 1e3}
 
@@ -95,23 +97,32 @@ read = f.readblocks
 for i in range(%d):
     read(i & 15, buf, i * 128 & 4095)
 """
+_WAKES = """import time
+for i in range(%d):
+    time.sleep_us(20)
+"""
 
 
 @functools.lru_cache(maxsize=None)
-def io_call_ns(heap, calls=20000, runs=3) -> float:
-    """Host CPU ns of one emulated read or write system call of a board: the board's flash
-    read of a 128-byte cache line (its commonest: a sync makes about 5 a journal record),
-    measured as pystone.cpu_rate measures, once a host process. Every read and write of a
-    board is emulation (its flash, console, side channel), a chip's C or hardware."""
+def emulation_ns(heap) -> dict:
+    """Host CPU ns the emulation costs a board, once a host process: 'io_call', one read or
+    write system call (every one of a board's is the emulation's: its flash, console, side
+    channel), as the board's flash read of a 128-byte cache line, its commonest (a sync makes
+    about 5 a journal record); 'wake', one wake-up of the interpreter from a sleep or a
+    wait (the kernel's switch and the caches it leaves cold)."""
     with tempfile.NamedTemporaryFile(suffix=".img") as image:
         image.write(b"\xff" * 16 * 4096)
         image.flush()
+        return {"io_call": _cost_ns(_READS % (image.name, 0), _READS % (image.name, 200000), 200000, heap),
+                "wake": _cost_ns(_WAKES % 0, _WAKES % 5000, 5000, heap)}
 
-        def cpu(n):
-            return pystone.unix_cpu_seconds(_READS % (image.name, n), heap, toolchain.board_modules())
 
-        start_up = min(cpu(0) for _ in range(runs))
-        return min(cpu(calls) - start_up for _ in range(runs)) / calls * 1e9
+def _cost_ns(idle, busy, count, heap, runs=3) -> float:
+    """Host CPU ns of one of the `count` things `busy` does beyond `idle`, measured as
+    pystone.cpu_rate measures: CPU time, the fastest of `runs`."""
+    path = toolchain.board_modules()
+    start_up = min(pystone.unix_cpu_seconds(idle, heap, path) for _ in range(runs))
+    return min(pystone.unix_cpu_seconds(busy, heap, path) - start_up for _ in range(runs)) / count * 1e9
 
 
 @functools.lru_cache(maxsize=None)
