@@ -37,7 +37,7 @@ from ui_run import game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.board import RELEASES  # noqa: E402
-from croupier.sim.pace import chip_ms  # noqa: E402
+from croupier.sim.pace import chip_ms, chip_parts  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 FRAME_QUIET_S = 0.3  # no I2C write for this long: the frame is complete
@@ -89,15 +89,15 @@ class Stopwatch:
 
     def frame_done(self, t0):
         done = self.clock.frame_done(t0)
-        self.parts = "no frame" if done is None else parts(self.work0, done, self.vb.factor)
-        return None if done is None else chip_ms(self.work0, done, self.vb.factor)
+        self.parts = "no frame" if done is None else parts(self.work0, done, self.vb)
+        return None if done is None else chip_ms(self.work0, done, self.vb.factor, self.vb.emulation_ns)
 
 
-def parts(before, after, factor):
-    """Where the chip's time goes: '<CPU> ms CPU, <flash> ms flash, <bus> ms I2C'."""
-    return "%.0f ms CPU, %.0f ms flash, %.0f ms I2C" % (
-        (after["cpu_ns"] - before["cpu_ns"]) / 1e6 * factor, (after["flash_us"] - before["flash_us"]) / 1e3,
-        (after["bus_us"] - before["bus_us"]) / 1e3)
+def parts(before, after, vb):
+    """Where the chip's time goes: '<CPU> ms CPU, <io> ms reads and writes, <flash> ms
+    flash, <bus> ms I2C'."""
+    return "%(cpu).0f ms CPU, %(io).0f ms reads and writes, %(flash).0f ms flash, %(bus).0f ms I2C" % chip_parts(
+        before, after, vb.factor, vb.emulation_ns)
 
 
 def tap(vb, clock, key, ms=80):
@@ -113,7 +113,7 @@ def busy_share(vb, seconds):
     """The chip's share of `seconds` of wall time spent working (idle: what waits cost)."""
     before = vb.work()
     time.sleep(seconds)
-    return chip_ms(before, vb.work(), vb.factor) / 1000 / seconds
+    return chip_ms(before, vb.work(), vb.factor, vb.emulation_ns) / 1000 / seconds
 
 
 def idle(vb, link, seconds):
@@ -204,14 +204,15 @@ def boot_time(flash, glass):
             samples.append((time.monotonic(), vb.work()))
             time.sleep(0.01)
         time.sleep(FRAME_QUIET_S)  # the frame's last write
-        factor = vb.factor
+        factor, emulation = vb.factor, vb.emulation_ns
     done = writes[-1][1]
     gaps = [i for i in range(1, len(writes)) if writes[i][0] - writes[i - 1][0] > SPLASH_S / 2]
     splash = writes[gaps[-1] - 1][1]  # the splash frame's last write
     game_at = writes[gaps[-1]][0]  # the game frame's first
     waiting = [w for t, w in samples if t < game_at][-1]  # the start-up work done
-    ms = max(chip_ms(booted[0], splash, factor) + SPLASH_S * 1000, chip_ms(booted[0], waiting, factor))
-    return (ms + chip_ms(waiting, done, factor)) / 1000
+    ms = max(chip_ms(booted[0], splash, factor, emulation) + SPLASH_S * 1000,
+             chip_ms(booted[0], waiting, factor, emulation))
+    return (ms + chip_ms(waiting, done, factor, emulation)) / 1000
 
 
 def scan_cost(vb, seconds=3.0):
@@ -253,8 +254,10 @@ def main():
     VirtualBoard = functools.partial(VirtualBoard, micropython_version=args.micropython_version)
 
     with VirtualBoard() as vb, frames_on(vb.port, boot=True, timeout=120) as link:
-        print("MicroPython %s; the chip's time = the board's CPU time x %.0f (pystone's calibration) "
-              "+ bus, flash and line time\n" % (args.micropython_version, vb.factor))
+        print("MicroPython %s; the chip's time = (the board's CPU time less %.1f µs a read or write and %.1f µs "
+              "a wake-up) x %.0f (pystone's calibration) + reads and writes at the chip's cost + bus, flash and "
+              "line time\n" % (args.micropython_version, vb.emulation_ns["io_call"] / 1e3,
+                                vb.emulation_ns["wake"] / 1e3, vb.factor))
         time.sleep(3)
         print("### idle (share of the chip's time busy)\n")
         for where, share in idle(vb, link, args.idle_s).items():

@@ -4,8 +4,9 @@
     .venv/bin/python tests/bench/bench_sync.py [--micropython-version 1.28]
 
 Its share of the line rate at the ESP32's pace is computed (croupier.sim.pace.chip_ms): the
-bytes the board sent x 10 bits over the chip's time for the sync, the board's CPU time x the
-calibrated factor plus its flash and bus time plus those bytes' line time (an upper bound:
+bytes the board sent x 10 bits over the chip's time for the sync, the board's CPU time (less
+its emulated reads and writes, counted at the chip's cost) x the calibrated factor plus its
+flash and bus time plus those bytes' line time (an upper bound:
 the chip's UART sends while its CPU works). Each copy starts on a settled board (its boot
 drawn, the display quiet), as when a person syncs a box that is on: mpremote's reset
 before the sync is the benchmark's, not the sync's.
@@ -21,7 +22,7 @@ from croupier.deploy import Mpremote
 from croupier.link import connect
 from croupier.sim import VirtualBoard
 from croupier.sim.board import RELEASES
-from croupier.sim.pace import chip_ms
+from croupier.sim.pace import chip_ms, chip_parts
 from croupier.store import Store
 from croupier.sync import sync
 
@@ -90,17 +91,21 @@ def main():
             settle(vb)
             cp_time, cp_bytes = copy_journal(vb, Path(tmp) / "journal")
             sync_time, synced, sync_bytes, before, after = timed_sync(vb, Path(tmp) / "bench.sqlite3")
-            factor = vb.factor
-    chip = chip_ms(before, after, factor, line_bytes=sync_bytes)
+            factor, emulation = vb.factor, vb.emulation_ns
+    chip = chip_ms(before, after, factor, emulation, line_bytes=sync_bytes)
     share = sync_bytes * 10 / 115200 / (chip / 1000)
     print("MicroPython %s; %d records in %d games, link at 115200 baud" % (args.micropython_version, records,
                                                                           len(GAMES)))
     print("sync at full speed: %.0f %% of the line rate in bytes from the board; %.1fx mpremote's speed" % (
         100 * sync_bytes * 10 / sync_time / 115200, cp_time / sync_time))
-    print("sync at the chip's pace: %.2f s for %d bytes from the board: CPU %.2f s (x %.0f), flash %.2f s, "
-          "I2C bus %.2f s, line %.2f s" % (chip / 1000, sync_bytes, (after["cpu_ns"] - before["cpu_ns"]) / 1e9 * factor,
-                                          factor, (after["flash_us"] - before["flash_us"]) / 1e6,
-                                          (after["bus_us"] - before["bus_us"]) / 1e6, sync_bytes * 10 / 115200))
+    part = chip_parts(before, after, factor, emulation)
+    calls, runs = after["io_calls"] - before["io_calls"], after["runs"] - before["runs"]
+    print("sync at the chip's pace: %.2f s for %d bytes from the board: CPU %.2f s (x %.0f; less %d reads and "
+          "writes at %.1f µs and %d wake-ups at %.1f µs: %.2f s), those at the chip's cost %.2f s, flash %.2f s, "
+          "I2C bus %.2f s, line %.2f s" % (
+              chip / 1000, sync_bytes, part["cpu"] / 1000, factor, calls, emulation["io_call"] / 1e3, runs,
+              emulation["wake"] / 1e3, (calls * emulation["io_call"] + runs * emulation["wake"]) / 1e9 * factor,
+              part["io"] / 1000, part["flash"] / 1000, part["bus"] / 1000, sync_bytes * 10 / 115200))
     target("sync", "%.0f %% of the line rate" % (100 * share), ">= %.0f %%" % (100 * LINE_SHARE), share >= LINE_SHARE)
     print("| method | seconds | records/s | bytes from the board per record |")
     print("|---|---|---|---|")

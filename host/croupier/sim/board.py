@@ -217,13 +217,25 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         """Host CPU time x factor = the ESP32's time for the same work (the pace's, calibrated)."""
         return paces.calibrated("esp32", self.heap + SIM_HEAP)
 
+    @property
+    def emulation_ns(self) -> dict:
+        """Host CPU ns of the board's system calls and wake-ups (pace.emulation_ns)."""
+        return paces.emulation_ns(self.heap + SIM_HEAP)
+
     def work(self) -> dict:
         """The running interpreter's CPU time (ns, /proc/<pid>/schedstat: exact, all of it
-        the board's own) and the emulated I2C bus and flash busy time (µs) so far."""
+        the board's own) and how many times it ran (woke up, from the same), its read and
+        write system calls (/proc/<pid>/io: each one the emulation's; pace.chip_ms takes
+        them and the wake-ups out at their host cost, emulation_ns), and the emulated I2C
+        bus and flash busy time (µs) so far."""
         if self._proc is None:
             raise toolchain.SimError("the board is off: no interpreter's work to read")
-        with self._lock, open("/proc/%d/schedstat" % self._proc.pid) as f:
-            return {"cpu_ns": int(f.read().split()[0]), "bus_us": self.bus_us, "flash_us": self.flash_us}
+        pid = self._proc.pid
+        with self._lock, open("/proc/%d/schedstat" % pid) as f, open("/proc/%d/io" % pid) as io:
+            sched = f.read().split()
+            calls = {k: int(v) for k, v in (line.split(":") for line in io)}
+            return {"cpu_ns": int(sched[0]), "runs": int(sched[2]), "io_calls": calls["syscr"] + calls["syscw"],
+                    "bus_us": self.bus_us, "flash_us": self.flash_us}
 
     # --- waiting and telling -----------------------------------------------------------------
     def wait_boot(self, count=1, timeout=10.0):

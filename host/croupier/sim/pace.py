@@ -3,8 +3,9 @@
 The factor is how many times slower than this host's unix port the chip runs bytecode:
 pystone per second of the interpreter's CPU time here, over the chip's score at the clock
 the firmware sets (firmware/boot.py: 240 MHz). Benchmarks compute the chip's time with it
-(chip_ms): an unpaced board's CPU time for the work x the factor, plus the bus, flash and
-line times the emulation knows. The Throttle holds a board's CPU time to wall time /
+(chip_ms): an unpaced board's CPU time for the work, less its emulated reads, writes and wake-ups,
+x the factor, plus those at the chip's cost and the bus, flash and line times the
+emulation knows. The Throttle holds a board's CPU time to wall time /
 throttle_factor (croupier.sim.pacer), for a user to see the box's speed; it models no
 interrupt latency (docs/virtual-board.md, "Pace").
 """
@@ -12,8 +13,9 @@ import functools
 import os
 import subprocess
 import sys
+import tempfile
 
-from croupier.sim import pacer, pystone, uart
+from croupier.sim import pacer, pystone, toolchain, uart
 
 # micropython-pystone-lowmem on an ESP32 at 240 MHz: public figures of 1,075-1,661
 # pystones/s; the pace aims at their middle.
@@ -63,12 +65,64 @@ def profile(name):
     return PROFILES[name]
 
 
-def chip_ms(before: dict, after: dict, factor: float, line_bytes=0, baud=uart.BAUD) -> float:
+# What an emulated read or write costs the chip, in C: a 128-byte littlefs cache line read
+# from SPI flash (esp_partition_read: ~13 µs of transfer at 40 MHz on two lines, plus the
+# command and the cache guard), or bytes handed to the UART driver. An estimate.
+CHIP_IO_US = 20
+
+
+def chip_ms(before: dict, after: dict, factor: float, emulation: dict, line_bytes=0, baud=uart.BAUD) -> float:
     """The chip's time (ms) for the work an unpaced board did between two readings of
-    VirtualBoard.work(): its CPU time x factor, plus the I2C bus and flash busy time, plus
+    VirtualBoard.work(): its CPU time less the emulation's (chip_parts) x factor, its reads
+    and writes at the chip's CHIP_IO_US, plus the I2C bus and flash busy time, plus
     line_bytes at baud (10 bits a byte, 8N1)."""
-    return ((after["cpu_ns"] - before["cpu_ns"]) / 1e6 * factor + (after["bus_us"] - before["bus_us"]) / 1e3
-            + (after["flash_us"] - before["flash_us"]) / 1e3 + line_bytes * 10 * 1e3 / baud)
+    return sum(chip_parts(before, after, factor, emulation).values()) + line_bytes * 10 * 1e3 / baud
+
+
+def chip_parts(before: dict, after: dict, factor: float, emulation: dict) -> dict:
+    """chip_ms's parts (ms) but the line's: 'cpu' (the interpreter's CPU time less its read
+    and write system calls and its wake-ups at their host cost, emulation_ns), 'io' (those
+    reads and writes at the chip's cost; a wake-up costs a chip a FreeRTOS task switch, a
+    few µs, counted as nothing), 'flash', 'bus'."""
+    calls, runs = after["io_calls"] - before["io_calls"], after["runs"] - before["runs"]
+    cpu_ns = max(0, after["cpu_ns"] - before["cpu_ns"] - calls * emulation["io_call"] - runs * emulation["wake"])
+    return {"cpu": cpu_ns / 1e6 * factor, "io": calls * CHIP_IO_US / 1e3,
+            "flash": (after["flash_us"] - before["flash_us"]) / 1e3, "bus": (after["bus_us"] - before["bus_us"]) / 1e3}
+
+
+_READS = """import _sim_flash
+f = _sim_flash.Flash(%r)
+buf = bytearray(128)
+read = f.readblocks
+for i in range(%d):
+    read(i & 15, buf, i * 128 & 4095)
+"""
+_WAKES = """import time
+for i in range(%d):
+    time.sleep_us(20)
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def emulation_ns(heap) -> dict:
+    """Host CPU ns the emulation costs a board, once a host process: 'io_call', one read or
+    write system call (every one of a board's is the emulation's: its flash, console, side
+    channel), as the board's flash read of a 128-byte cache line, its commonest (a sync makes
+    about 5 a journal record); 'wake', one wake-up of the interpreter from a sleep or a
+    wait (the kernel's switch and the caches it leaves cold)."""
+    with tempfile.NamedTemporaryFile(suffix=".img") as image:
+        image.write(b"\xff" * 16 * 4096)
+        image.flush()
+        return {"io_call": _cost_ns(_READS % (image.name, 0), _READS % (image.name, 200000), 200000, heap),
+                "wake": _cost_ns(_WAKES % 0, _WAKES % 5000, 5000, heap)}
+
+
+def _cost_ns(idle, busy, count, heap, runs=3) -> float:
+    """Host CPU ns of one of the `count` things `busy` does beyond `idle`, measured as
+    pystone.cpu_rate measures: CPU time, the fastest of `runs`."""
+    path = toolchain.board_modules()
+    start_up = min(pystone.unix_cpu_seconds(idle, heap, path) for _ in range(runs))
+    return min(pystone.unix_cpu_seconds(busy, heap, path) - start_up for _ in range(runs)) / count * 1e9
 
 
 @functools.lru_cache(maxsize=None)

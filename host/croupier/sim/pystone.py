@@ -70,13 +70,18 @@ def cpu_rate(heap, loops=30000, runs=5) -> float:
 
 
 def _cpu_seconds(loops, heap):
-    env = dict(os.environ, MICROPYPATH=str(source().parent))
-    proc = subprocess.Popen([toolchain.micropython(), "-X", "heapsize=%d" % heap,
-                             "-c", "import pystone_lowmem as p; p.pystones(%d)" % loops],
+    return unix_cpu_seconds("import pystone_lowmem as p; p.pystones(%d)" % loops, heap, source().parent)
+
+
+def unix_cpu_seconds(code, heap, path) -> float:
+    """The unix port's user + system time to run code with `heap` bytes of heap and `path`
+    as MICROPYPATH."""
+    env = dict(os.environ, MICROPYPATH=str(path))
+    proc = subprocess.Popen([toolchain.micropython(), "-X", "heapsize=%d" % heap, "-c", code],
                             env=env, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = status
     if status:
-        raise toolchain.SimError("pystone failed on the unix port (status %d)" % status)
+        raise toolchain.SimError("the unix port failed on a calibration (status %d)" % status)
     return usage.ru_utime + usage.ru_stime
 
