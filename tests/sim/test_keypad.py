@@ -1,5 +1,6 @@
 """The keypad is electrical: a matrix scan on the board sees exactly the pressed keys."""
 import os
+import re
 import time
 
 import pytest

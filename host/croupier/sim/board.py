@@ -88,6 +88,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self.powered = False
         self._tones = []
         self._keys = 0
+        self._keys_since = None  # when _keys took its value (None: as the interpreter started)
         self._cut = None  # armed power cut message, resent to each new interpreter
         self._rtc = "0"
         self._cause = PWRON_RESET

@@ -44,9 +44,14 @@ class Decoder:
         return messages
 
 
-def keys(mask: int) -> bytes:
-    """The key matrix's new state."""
-    return bytes((KEYS, mask & 0xFF, mask >> 8 & 0xFF, 0))
+LASTED_UNIT_MS = 4  # a key message says how long the state before it lasted, in these units
+LASTED_MAX = 255  # ... up to this many (1.02 s: past the firmware's 600 ms long press)
+
+
+def keys(mask: int, lasted_s: float = 0.0) -> bytes:
+    """The key matrix's new state, and how long the state before it lasted on the host."""
+    lasted = min(LASTED_MAX, int(lasted_s * 1000 / LASTED_UNIT_MS))
+    return bytes((KEYS, mask & 0xFF, mask >> 8 & 0xFF, lasted))
 
 
 def arm_cut(writes: int, tear: bool) -> bytes:

@@ -76,6 +76,7 @@ class SideChannel:
         self._side = conn
         self._decoder = channel.Decoder()
         self._register(conn, self._on_side)
+        self._keys_since = None  # a new interpreter: the state it starts with has no length
         self._send(channel.keys(self._keys))
         if self._cut:
             self._send(self._cut)
@@ -149,6 +150,9 @@ class SideChannel:
         return True
 
     def _send_keys(self):
-        if not self._send(channel.keys(self._keys)):
+        now = time.monotonic()
+        lasted = 0.0 if self._keys_since is None else now - self._keys_since
+        self._keys_since = now
+        if not self._send(channel.keys(self._keys, lasted)):
             raise toolchain.SimError("the board has not read its keypad for %g s: is the firmware stuck? "
                                      "(last output: %r)" % (SIDE_DEADLINE, self.output()[-200:]))

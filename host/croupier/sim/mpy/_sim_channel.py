@@ -8,8 +8,17 @@ import socket
 import struct
 import sys
 from micropython import schedule
+from time import ticks_add, ticks_diff, ticks_ms
 
-keys = 0  # pressed keys, bit row*4+col: what the matrix's contacts do; a change shows as it arrives
+keys = 0  # pressed keys, bit row*4+col: what the matrix's contacts do
+# A key change is shown once the state before it has been shown as long as it lasted on the
+# host (4 ms units): a paced board, stopped by its throttle, takes the changes made meanwhile
+# together, and a tap would else be shorter on the board's clock than the debounce.
+_shown_at = 0  # ticks_ms when `keys` took its present value
+_HELD = 16  # key changes waiting their turn; one more shows the oldest at once
+_held = bytearray(3 * _HELD)  # [mask_lo, mask_hi, lasted]
+_held_first = 0
+_held_count = 0
 _cut_in = 0  # power cut at this many more flash writes (0: not armed)
 _tear = 0  # 1: the cut write lands half-done
 _sock = None
@@ -20,11 +29,12 @@ on_keys = None  # set by machine: called after the key state changed
 
 
 def connect(path):
-    global _sock
+    global _sock, _shown_at
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(struct.pack("H", socket.AF_UNIX) + path.encode() + b"\0")
     s.setblocking(False)
     _sock = s
+    _shown_at = ticks_ms()  # the supervisor counts the state it sends from now too
     request(83, 0, 0, _inbox)  # 'S': returns once the supervisor's initial state is applied
 
 
@@ -33,7 +43,7 @@ def _apply(buf, n):
     for i in range(0, n, 4):
         kind = buf[i]
         if kind == 75:  # 'K' key matrix state
-            _key_change(buf[i + 1] | buf[i + 2] << 8)
+            _hold(buf[i + 1], buf[i + 2], buf[i + 3])
         elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
             _cut_in = buf[i + 1] | buf[i + 2] << 8 | (buf[i + 3] & 0x7F) << 16
             _tear = buf[i + 3] >> 7
@@ -43,9 +53,34 @@ _edge_pending = False  # a key change's pin interrupts are scheduled and have no
 # poll() takes no more changes until they have, as each edge interrupts a chip in turn
 
 
+def _hold(lo, hi, lasted):
+    global _held_count
+    if _held_count == _HELD:
+        _show()
+    at = 3 * ((_held_first + _held_count) % _HELD)
+    _held[at], _held[at + 1], _held[at + 2] = lo, hi, lasted
+    _held_count += 1
+
+
+def due_in():
+    """ms until the oldest held key change is due (0: now), or -1 with none held."""
+    if not _held_count:
+        return -1
+    return max(0, ticks_diff(ticks_add(_shown_at, 4 * _held[3 * _held_first + 2]), ticks_ms()))
+
+
+def _show():
+    global _held_first, _held_count
+    at = 3 * _held_first
+    _held_first = (_held_first + 1) % _HELD
+    _held_count -= 1
+    _key_change(_held[at] | _held[at + 1] << 8)
+
+
 def _key_change(mask):
-    global keys, _edge_pending
+    global keys, _edge_pending, _shown_at
     keys = mask
+    _shown_at = ticks_ms()
     if on_keys:
         on_keys()
         try:
@@ -66,13 +101,17 @@ _polling = False  # poll() or request() is taking changes in: the pin interrupt 
 
 
 def poll():
-    """Apply what the supervisor sent, up to a key change whose pin interrupts are still
-    to run; never blocks, never allocates."""
+    """Take in what the supervisor sent and show the key changes that are due, up to one
+    whose pin interrupts are still to run; never blocks, never allocates."""
     global _polling
     if _polling:
         return
     _polling = True
-    while not _edge_pending:
+    while True:
+        while _held_count and not _edge_pending and not due_in():
+            _show()
+        if _held_count == _HELD:
+            break  # the rest waits in the socket, in order
         try:
             n = _sock.readinto(_inbox, 4)
         except OSError:

@@ -8,6 +8,7 @@
 import _sim_channel as ch
 
 _queue = None  # asyncio's I/O queue, once installed
+_sleep_ms = None  # and its sleep
 
 
 def _run_scheduled():
@@ -31,15 +32,20 @@ class ThreadSafeFlag:
             _run_scheduled()
             if self.state:
                 break
-            yield _queue.queue_read(ch._sock)
+            wait = ch.due_in()
+            if wait >= 0:  # a held key change: its pin interrupt is due then
+                await _sleep_ms(max(wait, 1))
+            else:
+                yield _queue.queue_read(ch._sock)
         self.state = 0
 
 
 def install():
     """Once the flash is mounted: asyncio is frozen into the port, found on its sys.path."""
-    global _queue
+    global _queue, _sleep_ms
     import asyncio
     from asyncio import core
 
     _queue = core._io_queue
+    _sleep_ms = asyncio.sleep_ms
     asyncio.ThreadSafeFlag = ThreadSafeFlag
