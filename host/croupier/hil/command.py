@@ -91,14 +91,6 @@ def run(args):
         except LinkError as exc:  # said in one line here, not in pytest's exit banner
             print("croupier hil: %s" % exc, file=sys.stderr)
             return REFUSED if isinstance(exc, Refused) else NO_BOARD
-    elif args.pace == "esp32":
-        from croupier.sim import SimError, pystone
-
-        try:
-            pystone.source()  # the paced board's gauge, fetched once: offline, one line, not pytest's banner
-        except SimError as exc:
-            print("croupier hil: %s" % exc, file=sys.stderr)
-            return NO_BOARD
     status = int(pytest.main(pytest_args(args)))
     if status == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("croupier hil: no test matches -k %r" % args.keyword if args.keyword else "croupier hil: no tests to run",
