@@ -6,13 +6,5 @@
 
 See docs/virtual-board.md.
 """
-import os
-
-# The heap a virtual board gives the firmware unless told otherwise: the one place that
-# sets it (CROUPIER_TEST_HEAP overrides it). Above the ESP32's because the unix port is a
-# 64-bit build; the smallest at which everything passes (docs/benchmarks.md, "Heap").
-FIRMWARE_HEAP = os.environ.get("CROUPIER_TEST_HEAP", "136k")
-
-from croupier.sim.board import VirtualBoard  # noqa: F401,E402
-from croupier.sim.toolchain import SimError  # noqa: F401,E402
-
+from croupier.sim.board import FIRMWARE_HEAP, VirtualBoard  # noqa: F401
+from croupier.sim.toolchain import SimError  # noqa: F401

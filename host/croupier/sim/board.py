@@ -28,6 +28,10 @@ from croupier.sim.oled import SSD1306
 from croupier.sim.relay import INTERRUPT, SerialRelay
 from croupier.sim.side import SideChannel
 
+# The heap a virtual board gives the firmware unless told otherwise: the one place that
+# sets it (CROUPIER_TEST_HEAP overrides it). Above the ESP32's because the unix port is a
+# 64-bit build; the smallest at which everything passes (docs/benchmarks.md, "Heap").
+FIRMWARE_HEAP = os.environ.get("CROUPIER_TEST_HEAP", "136k")
 SIM_HEAP = 64 * 1024  # heap for the emulation's own modules (about 54 KB), held back from the firmware
 PWRON_RESET, HARD_RESET, SOFT_RESET = 1, 2, 5  # machine.reset_cause() values on the ESP32
 SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
@@ -67,9 +71,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self.pace = paces.profile(pace)
         self._pins = load_pins(pins)
         self.labels = self._pins["keypad"]["labels"]
-        if heap is None:
-            from croupier.sim import FIRMWARE_HEAP as heap  # noqa: N811 (the product's default)
-        self.heap = toolchain.heap_bytes(heap)
+        self.heap = toolchain.heap_bytes(FIRMWARE_HEAP if heap is None else heap)
         self.link = Path(link) if link else None
         self._flash_arg = Path(flash) if flash else None
         self._firmware = firmware
