@@ -16,12 +16,14 @@ def micropython_env():
     return dict(os.environ, MICROPYPATH=os.pathsep.join([str(FIRMWARE), str(RULES_TESTS)]))
 
 
-def micropython_command(script, *args, binary=None):
-    return [binary or micropython_binary(), str(script), *map(str, args)]
+def micropython_command(script, *args, binary=None, heap=None):
+    """heap: the interpreter's heap (`-X heapsize`, e.g. "8m"); None: the unix port's default."""
+    options = ["-X", "heapsize=%s" % heap] if heap else []
+    return [binary or micropython_binary(), *options, str(script), *map(str, args)]
 
 
-def run_micropython(script, *args, timeout=120, binary=None):
+def run_micropython(script, *args, timeout=120, binary=None, heap=None):
     """Run script under MicroPython; the finished subprocess.CompletedProcess."""
-    return subprocess.run(micropython_command(script, *args, binary=binary),
+    return subprocess.run(micropython_command(script, *args, binary=binary, heap=heap),
                           env=micropython_env(), capture_output=True, text=True,
                           timeout=timeout, cwd=ROOT)
