@@ -2,6 +2,8 @@
 tests/firmware/test_at_pace.py; how fast it is, tests/bench."""
 import os
 import re
+import subprocess
+import sys
 
 import pytest
 import serial
@@ -78,4 +80,20 @@ def test_the_chips_factor_without_pystone_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("PIP_RETRIES", "0")
     with pytest.raises(SimError, match="calibrated with pystone, fetched once from the package index"):
         pace.ESP32.factor(1 << 20)
+    assert not (tmp_path / "sim" / pystone.MODULE).exists()
+
+
+def test_a_paced_board_starts_offline_and_calibrating_there_says_why_in_one_line(tmp_path, monkeypatch):
+    """The throttle's factor is fixed: only --calibrate needs pystone from the index."""
+    for name, value in (("CROUPIER_CACHE", str(tmp_path)), ("PIP_CONFIG_FILE", os.devnull),
+                        ("PIP_INDEX_URL", "http://127.0.0.1:9/simple"), ("PIP_RETRIES", "0")):
+        monkeypatch.setenv(name, value)  # no copy of pystone, and nothing listens at that index
+    done = subprocess.run([sys.executable, "-m", "croupier.cli", "sim", "--pace", "esp32", "--calibrate"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("croupier sim: the chip's factor is calibrated with pystone"), done.stderr
+    with VirtualBoard(pace="esp32", firmware=False) as vb:
+        vb.wait_boot(timeout=60)
+        assert vb.throttle is not None
     assert not (tmp_path / "sim" / pystone.MODULE).exists()
