@@ -1,6 +1,7 @@
 # The 4x4 key matrix: rows are driven low one at a time, pressed keys pull their column low.
-# Each key is debounced on its own (a change counts once two samples in a row agree and the
-# old level has not been seen for _DEBOUNCE_MS), so fast typing with overlapping presses loses
+# Each key is debounced on its own (a change counts once two samples in a row agree, the
+# old level has not been seen for _DEBOUNCE_MS and the new one was first seen _SETTLE_MS
+# before), so fast typing with overlapping presses loses
 # nothing. A short press is reported on release, a long press once when HOLD_MS has passed
 # (its release is then swallowed). Presses are reported in the order the keys went down: a
 # key takes its place in a preallocated ring when it goes down, and get() waits at a place
@@ -220,9 +221,12 @@ class Keypad:
                 self._since[k] = self._last_scan
                 self._seen_at[k] = now
             self._pending[k] = seen if seen < 255 else 255
-            # Two samples in a row, and _DEBOUNCE_MS since the old level was last seen: a
-            # scan delayed by a busy loop still counts the time the key really was stable.
-            if seen >= 2 and time.ticks_diff(now, self._since[k]) >= _DEBOUNCE_MS:
+            # Two samples in a row, _DEBOUNCE_MS since the old level was last seen (a scan
+            # delayed by a busy loop still counts the time the key really was stable), and
+            # _SETTLE_MS since the first sighting: a handler's sample and the pass 1 ms later
+            # agree on a bounce of a held key, whose old level was last seen long before.
+            if (seen >= 2 and time.ticks_diff(now, self._since[k]) >= _DEBOUNCE_MS
+                    and time.ticks_diff(now, self._seen_at[k]) >= _SETTLE_MS):
                 self._pending[k] = 0
                 self._since[k] = now
                 self._settle(k, down, self._seen_at[k])  # a press counts from its first sighting
