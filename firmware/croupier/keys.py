@@ -26,6 +26,7 @@ _STEADY_MS = const(20)  # between scans while the keys down are settled
 _DEBOUNCE_MS = const(20)
 HOLD_MS = const(600)
 RING = const(32)  # queued keys; a full ring refuses more (the link answers `busy`)
+_WRAP = const(64)  # the ring's indices count modulo 2 * RING: tail - head is 0..RING
 
 # Logical key of each printed label (docs/protocol.md "Logical keys").
 LOGICAL = {"*": "undo", "#": "ok", "A": "a", "B": "b", "C": "c", "D": "menu"}
@@ -67,8 +68,10 @@ class Keypad:
         self._ring = bytearray(RING)  # key index
         self._ring_hold = bytearray(RING)  # 0 short, 1 long, _UNDECIDED
         self._place = bytearray(n)  # each key down: its place in the ring, or _NO_PLACE
+        # _push (the scan, maybe in a handler, or inject) alone writes _tail, get() alone
+        # writes _head: a handler between any two opcodes of get() cannot undo a write
         self._head = 0  # next to read
-        self._count = 0
+        self._tail = 0  # next to fill
         self._ready = asyncio.Event()
         self._pressed = asyncio.ThreadSafeFlag()  # set by a column's interrupt
         self._on_edge = self._edge  # bound once: the interrupt handler allocates nothing
@@ -91,13 +94,14 @@ class Keypad:
 
     def _push(self, index, hold):
         """Queue key index (hold: 0, 1 or _UNDECIDED) -> its place, or _NO_PLACE (full)."""
-        if self._count >= RING:
+        tail = self._tail
+        if (tail - self._head) % _WRAP >= RING:
             return _NO_PLACE
         self.registered += 1
-        place = (self._head + self._count) % RING
+        place = tail % RING
         self._ring[place] = index
         self._ring_hold[place] = hold
-        self._count += 1
+        self._tail = (tail + 1) % _WRAP  # last: get() sees the place once it is filled
         if hold != _UNDECIDED:
             self._wake()
         return place
@@ -124,14 +128,17 @@ class Keypad:
 
     async def get(self):
         """The next key as (logical name, hold), in the order the keys went down."""
-        while not self._count or self._ring_hold[self._head] == _UNDECIDED:
+        while True:
+            head = self._head
+            if head != self._tail and self._ring_hold[head % RING] != _UNDECIDED:
+                break
             self._ready.clear()
             await self._ready.wait()
-        slot = self._head
-        self._head = (slot + 1) % RING
-        self._count -= 1
+        slot = head % RING
+        key = self.names[self._ring[slot]], bool(self._ring_hold[slot])
+        self._head = (head + 1) % _WRAP  # last: _push may fill the place from now on
         self.handled += 1
-        return self.names[self._ring[slot]], bool(self._ring_hold[slot])
+        return key
 
     def scan(self, now=None):
         """One pass over the matrix at time now (ms ticks), by default the time the pins

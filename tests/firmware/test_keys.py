@@ -128,11 +128,10 @@ timeline += [(1500, 10, True), (1510, 10, False)]
 DRAIN = r'''
 # the ring taken by hand, as get() takes it
 out = []
-while k._count:
-    slot = k._head
-    k._head = (slot + 1) % len(k._ring)
-    k._count -= 1
+while k._head != k._tail:
+    slot = k._head % len(k._ring)
     out.append([k.names[k._ring[slot]], k._ring_hold[slot]])
+    k._head = (k._head + 1) % (2 * len(k._ring))
 print(json.dumps(out))
 '''
 
@@ -281,10 +280,10 @@ async def main():
     m.press(12, False)
     busy(50)
     keys = []
-    while k._count or not keys:
+    while k._head != k._tail or not keys:
         keys.append(await asyncio.wait_for_ms(k.get(), 1000))
     await asyncio.sleep_ms(100)
-    while k._count:
+    while k._head != k._tail:
         keys.append(await k.get())
     task.cancel()
     print(json.dumps(keys))
@@ -324,9 +323,9 @@ while time.ticks_diff(time.ticks_ms(), t) < 100:  # the chip busy: no scan
 m.press(5, False)  # released meanwhile: its interrupt's handler samples
 k.scan()
 out = []
-while k._count:
-    out.append(k.names[k._ring[(k._head + len(out)) % len(k._ring)]])
-    k._count -= 1
+while k._head != k._tail:
+    out.append(k.names[k._ring[k._head % len(k._ring)]])
+    k._head = (k._head + 1) % (2 * len(k._ring))
 print(json.dumps(out))
 """
 
