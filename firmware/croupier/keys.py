@@ -1,22 +1,25 @@
 # The 4x4 key matrix: rows are driven low one at a time, pressed keys pull their column low.
 # Each key is debounced on its own (a change counts once two samples in a row agree, the
 # old level has not been seen for _DEBOUNCE_MS and the new one was first seen _SETTLE_MS
-# before), so fast typing with overlapping presses loses
-# nothing. A short press is reported on release, a long press once when HOLD_MS has passed
-# (its release is then swallowed). Presses are reported in the order the keys went down: a
-# key takes its place in a preallocated ring when it goes down, and get() waits at a place
-# whose press is not decided yet (short or long), so a key released while one pressed before
-# it is still down waits for that one. The scan allocates nothing. A scan reads the pins into
-# a bit mask (row by row only the columns that read low at rest: on a chip each pin read is a
-# call, and most keys are up) and spends bytecode only
-# on the keys that are changing, settling or waiting for their hold. It runs every _SETTLE_MS
-# while a key is settling, every _STEADY_MS while keys are held steady (a press stable that
-# long is still seen: the debounce asks for _DEBOUNCE_MS anyway).
+# before), so fast typing with overlapping presses loses nothing while the ring has room.
+# A short press is reported on release, a long press once when HOLD_MS has passed (its
+# release is then swallowed). Presses are reported in the order the keys were first seen
+# down (keys first seen in the same sample, in key-index order): a key takes its place in a
+# preallocated ring when it goes down, and get() waits at a place whose press is not decided
+# yet (short or long), so a key released while one pressed before it is still down waits
+# for that one. The scan allocates nothing. A scan reads the pins into a bit mask (row by
+# row only the columns that read low at rest: on a chip each pin read is a call, and most
+# keys are up) and spends bytecode only on the keys that are changing, settling or waiting
+# for their hold. It runs every _SETTLE_MS while a key is settling, every _STEADY_MS while
+# keys are held steady (a press stable that long is still seen: the debounce asks for
+# _DEBOUNCE_MS anyway).
 # With every key up and settled the rows rest low and every column's pin interrupt (both
 # edges) wakes the scan task: an idle keypad costs no CPU. The interrupt's handler is
 # scheduled, so it runs between two bytecodes of whatever the chip is busy with, and it
-# samples the matrix itself: a key pressed and released during a long piece of work (a
-# frame, a journal write), which the scan task never sees, is still sampled at both ends.
+# samples the matrix itself: a key pressed and released while bytecode runs long (a game
+# step, between the calls of a frame or a journal write), which the scan task never sees,
+# is sampled at both ends. Not inside one long C call (a display transfer, a flash write):
+# the handlers wait for it to return, so a tap that begins and ends inside it is not seen.
 from micropython import const
 import asyncio
 import time
@@ -127,7 +130,7 @@ class Keypad:
             self._wake()
 
     async def get(self):
-        """The next key as (logical name, hold), in the order the keys went down."""
+        """The next key as (logical name, hold), in the order the keys were first seen down."""
         while True:
             head = self._head
             if head != self._tail and self._ring_hold[head % RING] != _UNDECIDED:
