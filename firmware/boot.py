@@ -7,7 +7,6 @@
 # ~0.8 KB of heap more than the port's, 0.4 KB more per open file (256-byte reads were as
 # fast and cost twice that, which the journal's appends did not find in one piece on a full
 # heap).
-import machine
 import os
 from flashbdev import bdev
 
@@ -16,6 +15,8 @@ from flashbdev import bdev
 # 240 MHz, not ESP32_GENERIC's 160 (ESP-IDF's default): keys and frames 1.5 times sooner for
 # a few mA more, which a USB-powered box has to spare. The virtual board's pace models this clock.
 try:
+    import machine
+
     machine.freq(240000000)
 except Exception:  # a port without the call (the bare unix port of the tests) keeps its clock
     pass

@@ -182,31 +182,32 @@ class Journal:
         self._uptime = 0
         self._ensure_dir()
         from croupier import journal_boot
-
-        head = self._read_head()
-        rebuilt = head is None
-        if rebuilt:
-            head = journal_boot.rebuilt_head(self)
-        self.epoch = head["epoch"]
-        self.boots = head["boots"] + 1  # on the flash once count_boot() has run
-        self._counted = False
-        self.acked = head.get("acked", 0)  # the highest seq a host acknowledged (`ack`)
-        self._segment = head["segment"]  # first seq of the active segment
-        game = head["game"]
-        self._game = Game(*game) if game else None
-        self._next_seq = self._segment
-        self._in_segment = 0
-        self._closed = None  # first seqs of the closed segments, read once after each change
-        if rebuilt:  # what the next boot reads: written now, before the scan changes game
-            try:
-                self._write_head(self._segment, game)
-            except OSError:
-                pass  # a full flash: rebuilt again at the next boot
-        for name in os.listdir(self.path):  # a segment closed just before a power cut
-            if name.endswith(".log") and int(name[:-4]) != self._segment:
-                self._archive(int(name[:-4]))
-        journal_boot.scan_active(self)
-        croupier.drop_module("croupier.journal_boot")
+        try:  # dropped however the start ends: a failed one must not keep it loaded
+            head = self._read_head()
+            rebuilt = head is None
+            if rebuilt:
+                head = journal_boot.rebuilt_head(self)
+            self.epoch = head["epoch"]
+            self.boots = head["boots"] + 1  # on the flash once count_boot() has run
+            self._counted = False
+            self.acked = head.get("acked", 0)  # the highest seq a host acknowledged (`ack`)
+            self._segment = head["segment"]  # first seq of the active segment
+            game = head["game"]
+            self._game = Game(*game) if game else None
+            self._next_seq = self._segment
+            self._in_segment = 0
+            self._closed = None  # first seqs of the closed segments, read once after each change
+            if rebuilt:  # what the next boot reads: written now, before the scan changes game
+                try:
+                    self._write_head(self._segment, game)
+                except OSError:
+                    pass  # a full flash: rebuilt again at the next boot
+            for name in os.listdir(self.path):  # a segment closed just before a power cut
+                if name.endswith(".log") and int(name[:-4]) != self._segment:
+                    self._archive(int(name[:-4]))
+            journal_boot.scan_active(self)
+        finally:
+            croupier.drop_module("croupier.journal_boot")
         if clock is not None:
             try:
                 epoch = clock.now()

@@ -1,21 +1,25 @@
 # The 4x4 key matrix: rows are driven low one at a time, pressed keys pull their column low.
-# Each key is debounced on its own (a change counts once two samples in a row agree and the
-# old level has not been seen for _DEBOUNCE_MS), so fast typing with overlapping presses loses
-# nothing. A short press is reported on release, a long press once when HOLD_MS has passed
-# (its release is then swallowed). Presses are reported in the order the keys went down: a
-# key takes its place in a preallocated ring when it goes down, and get() waits at a place
-# whose press is not decided yet (short or long), so a key released while one pressed before
-# it is still down waits for that one. The scan allocates nothing. A scan reads the pins into
-# a bit mask (row by row only the columns that read low at rest: on a chip each pin read is a
-# call, and most keys are up) and spends bytecode only
-# on the keys that are changing, settling or waiting for their hold. It runs every _SETTLE_MS
-# while a key is settling, every _STEADY_MS while keys are held steady (a press stable that
-# long is still seen: the debounce asks for _DEBOUNCE_MS anyway).
+# Each key is debounced on its own (a change counts once two samples in a row agree, the
+# old level has not been seen for _DEBOUNCE_MS and the new one was first seen _SETTLE_MS
+# before), so fast typing with overlapping presses loses nothing while the ring has room.
+# A short press is reported on release, a long press once when HOLD_MS has passed (its
+# release is then swallowed). Presses are reported in the order the keys were first seen
+# down (keys first seen in the same sample, in key-index order): a key takes its place in a
+# preallocated ring when it goes down, and get() waits at a place whose press is not decided
+# yet (short or long), so a key released while one pressed before it is still down waits
+# for that one. The scan allocates nothing. A scan reads the pins into a bit mask (row by
+# row only the columns that read low at rest: on a chip each pin read is a call, and most
+# keys are up) and spends bytecode only on the keys that are changing, settling or waiting
+# for their hold. It runs every _SETTLE_MS while a key is settling, every _STEADY_MS while
+# keys are held steady (a press stable that long is still seen: the debounce asks for
+# _DEBOUNCE_MS anyway).
 # With every key up and settled the rows rest low and every column's pin interrupt (both
 # edges) wakes the scan task: an idle keypad costs no CPU. The interrupt's handler is
 # scheduled, so it runs between two bytecodes of whatever the chip is busy with, and it
-# samples the matrix itself: a key pressed and released during a long piece of work (a
-# frame, a journal write), which the scan task never sees, is still sampled at both ends.
+# samples the matrix itself: a key pressed and released while bytecode runs long (a game
+# step, between the calls of a frame or a journal write), which the scan task never sees,
+# is sampled at both ends. Not inside one long C call (a display transfer, a flash write):
+# the handlers wait for it to return, so a tap that begins and ends inside it is not seen.
 from micropython import const
 import asyncio
 import time
@@ -25,6 +29,7 @@ _STEADY_MS = const(20)  # between scans while the keys down are settled
 _DEBOUNCE_MS = const(20)
 HOLD_MS = const(600)
 RING = const(32)  # queued keys; a full ring refuses more (the link answers `busy`)
+_WRAP = const(64)  # the ring's indices count modulo 2 * RING: tail - head is 0..RING
 
 # Logical key of each printed label (docs/protocol.md "Logical keys").
 LOGICAL = {"*": "undo", "#": "ok", "A": "a", "B": "b", "C": "c", "D": "menu"}
@@ -66,8 +71,10 @@ class Keypad:
         self._ring = bytearray(RING)  # key index
         self._ring_hold = bytearray(RING)  # 0 short, 1 long, _UNDECIDED
         self._place = bytearray(n)  # each key down: its place in the ring, or _NO_PLACE
+        # _push (the scan, maybe in a handler, or inject) alone writes _tail, get() alone
+        # writes _head: a handler between any two opcodes of get() cannot undo a write
         self._head = 0  # next to read
-        self._count = 0
+        self._tail = 0  # next to fill
         self._ready = asyncio.Event()
         self._pressed = asyncio.ThreadSafeFlag()  # set by a column's interrupt
         self._on_edge = self._edge  # bound once: the interrupt handler allocates nothing
@@ -90,13 +97,14 @@ class Keypad:
 
     def _push(self, index, hold):
         """Queue key index (hold: 0, 1 or _UNDECIDED) -> its place, or _NO_PLACE (full)."""
-        if self._count >= RING:
+        tail = self._tail
+        if (tail - self._head) % _WRAP >= RING:
             return _NO_PLACE
         self.registered += 1
-        place = (self._head + self._count) % RING
+        place = tail % RING
         self._ring[place] = index
         self._ring_hold[place] = hold
-        self._count += 1
+        self._tail = (tail + 1) % _WRAP  # last: get() sees the place once it is filled
         if hold != _UNDECIDED:
             self._wake()
         return place
@@ -122,15 +130,18 @@ class Keypad:
             self._wake()
 
     async def get(self):
-        """The next key as (logical name, hold), in the order the keys went down."""
-        while not self._count or self._ring_hold[self._head] == _UNDECIDED:
+        """The next key as (logical name, hold), in the order the keys were first seen down."""
+        while True:
+            head = self._head
+            if head != self._tail and self._ring_hold[head % RING] != _UNDECIDED:
+                break
             self._ready.clear()
             await self._ready.wait()
-        slot = self._head
-        self._head = (slot + 1) % RING
-        self._count -= 1
+        slot = head % RING
+        key = self.names[self._ring[slot]], bool(self._ring_hold[slot])
+        self._head = (head + 1) % _WRAP  # last: _push may fill the place from now on
         self.handled += 1
-        return self.names[self._ring[slot]], bool(self._ring_hold[slot])
+        return key
 
     def scan(self, now=None):
         """One pass over the matrix at time now (ms ticks), by default the time the pins
@@ -220,9 +231,12 @@ class Keypad:
                 self._since[k] = self._last_scan
                 self._seen_at[k] = now
             self._pending[k] = seen if seen < 255 else 255
-            # Two samples in a row, and _DEBOUNCE_MS since the old level was last seen: a
-            # scan delayed by a busy loop still counts the time the key really was stable.
-            if seen >= 2 and time.ticks_diff(now, self._since[k]) >= _DEBOUNCE_MS:
+            # Two samples in a row, _DEBOUNCE_MS since the old level was last seen (a scan
+            # delayed by a busy loop still counts the time the key really was stable), and
+            # _SETTLE_MS since the first sighting: a handler's sample and the pass 1 ms later
+            # agree on a bounce of a held key, whose old level was last seen long before.
+            if (seen >= 2 and time.ticks_diff(now, self._since[k]) >= _DEBOUNCE_MS
+                    and time.ticks_diff(now, self._seen_at[k]) >= _SETTLE_MS):
                 self._pending[k] = 0
                 self._since[k] = now
                 self._settle(k, down, self._seen_at[k])  # a press counts from its first sighting

@@ -126,6 +126,7 @@ class Link:
         self._events_due = asyncio.Event()
         self._in_request = False
         self._after_answer = None  # work a request leaves for after its answer is out (ack)
+        self._box_loaded = False  # a request loaded link_box: dropped once no input waits
         controller.subscribe(self._on_play)
 
     # -- wire -------------------------------------------------------------------------
@@ -244,7 +245,9 @@ class Link:
         gc.collect()  # while the host waits for the answer: the heap stays unfragmented
         # through requests without a pause between them (a sync)
         self._answer(reply)
-        croupier.drop_module("croupier.link_box")
+        if self._box_loaded and not self._waiting():  # requests in a row (a sync) share one load
+            self._box_loaded = False
+            croupier.drop_module("croupier.link_box")
         work, self._after_answer = self._after_answer, None
         if work is not None:  # done before the next line is read: later answers know it
             try:
@@ -273,6 +276,7 @@ class Link:
             if handler is None:
                 from croupier import link_box
 
+                self._box_loaded = True
                 return getattr(link_box, cmd)(self, request) or {}
             return handler(request) or {}
         except Illegal as exc:
