@@ -1,7 +1,7 @@
 # The journal's work at boot, which a running box does not need again: replaying the active
 # segment onto the head's snapshot (cutting off a tail a power cut left), and rebuilding a
 # missing or damaged head from every segment kept. Journal() loads this module and drops
-# it once it has started (its code is heap). Each function takes the Journal being started.
+# it however the start ends (its code is heap). Each function takes the Journal being started.
 import binascii
 import os
 
