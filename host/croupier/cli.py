@@ -93,19 +93,6 @@ def main(argv=None):
         return 130
     except BrokenPipeError:
         return _reader_gone()
-    except RuntimeError as exc:
-        if not _is_user_error(exc):
-            raise
-        print("croupier %s: %s" % (args.command, exc), file=sys.stderr)
-        return 1
-
-
-def _is_user_error(exc):
-    """A virtual board that cannot run (no interpreter, no pystone offline, a busy --link) is
-    the user's to fix, and its message says how: one line, wherever a command let it through."""
-    from croupier.sim.toolchain import SimError
-
-    return isinstance(exc, SimError)
 
 
 def _reader_gone():

@@ -20,7 +20,13 @@ def reports_errors(run):
             return run(args)
         except BrokenPipeError:
             raise  # the reader of the output left: croupier.cli ends quietly
-        except (LinkError, ValueError, OSError, sqlite3.Error) as exc:
+        except Exception as exc:
+            # imported here: a command that never starts a virtual board never loads croupier.sim
+            from croupier.sim.toolchain import SimError
+
+            # a board that cannot run (no interpreter, no pystone offline, a busy --link) says how to fix it
+            if not isinstance(exc, (LinkError, ValueError, OSError, sqlite3.Error, SimError)):
+                raise
             print("croupier %s: %s" % (args.command, exc), file=sys.stderr)
             return 1
 

@@ -3,6 +3,8 @@ import signal
 import sys
 import threading
 
+from croupier.commands.common import reports_errors
+
 HELP = "run the virtual board (terminal UI, or --headless behind a serial port)"
 
 
@@ -42,18 +44,14 @@ def pace_of(args):
 
 
 def calibrate(args):
-    from croupier.sim import SimError, calibrate
+    from croupier.sim import calibrate
     from croupier.sim.pace import NOT_REALTIME
 
     pace = args.pace or "esp32"
     if pace == "none":
         print("croupier sim: --calibrate measures a paced board: not with --pace none", file=sys.stderr)
         return 2
-    try:
-        result = calibrate.run_on_board(pace)
-    except (SimError, OSError, TimeoutError) as exc:
-        print("croupier sim: %s" % exc, file=sys.stderr)
-        return 1
+    result = calibrate.run_on_board(pace)  # its SimError, OSError or TimeoutError: one line (run)
     print("%d pystones/s at --pace %s (the throttle's factor: %.0f; %d pystones per second of the CPU budget it "
           "got: %.0f%% of its budget; an ESP32 at 240 MHz scores 1,075-1,661)"
           % (result["pystones"], pace, result["factor"], result["per_budget"], 100 * result["cpu_share"]))
@@ -62,9 +60,9 @@ def calibrate(args):
     return 0
 
 
+@reports_errors
 def run(args):
     from croupier.port_registry import board_running
-    from croupier.sim import SimError
 
     if args.calibrate:
         return calibrate(args)
@@ -74,11 +72,7 @@ def run(args):
     except ValueError as exc:
         print("croupier sim: %s" % exc, file=sys.stderr)
         return 2
-    try:
-        board.start()
-    except (SimError, OSError) as exc:
-        print("croupier sim: %s" % exc, file=sys.stderr)
-        return 1
+    board.start()
     try:
         with board_running(board):  # listed by `croupier ports`
             if args.headless:
