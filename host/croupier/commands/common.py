@@ -42,15 +42,11 @@ def board_port(port_arg):
 
         from croupier.port_registry import board_running
 
-        try:
-            board = VirtualBoard().start()
+        try:  # the block gets the port alone: a SimError can only come from starting the board
+            with VirtualBoard() as board, board_running(board):
+                yield board.port
         except SimError as exc:
             raise LinkError("cannot start a virtual board: %s" % exc) from exc
-        try:
-            with board_running(board):
-                yield board.port
-        finally:
-            board.close()
         return
     if port_arg is None:
         from croupier.ports import pick_board

@@ -72,17 +72,13 @@ def run(args):
     except ValueError as exc:
         print("croupier sim: %s" % exc, file=sys.stderr)
         return 2
-    board.start()
-    try:
-        with board_running(board):  # listed by `croupier ports`
-            if args.headless:
-                return _headless(board, temporary_image=args.flash is None)
-            from croupier.tui.sim import SimApp
+    with board, board_running(board):  # listed by `croupier ports`
+        if args.headless:
+            return _headless(board, temporary_image=args.flash is None)
+        from croupier.tui.sim import SimApp
 
-            SimApp(board, temporary_image=args.flash is None).run()
-            return 0
-    finally:
-        board.close()
+        SimApp(board, temporary_image=args.flash is None).run()
+        return 0
 
 
 def _headless(board, temporary_image):
