@@ -1,7 +1,6 @@
 """What the device and database commands share: error reporting, the board of `--port`, the
 database, progress, tables."""
 import functools
-import re
 import sqlite3
 import sys
 from contextlib import contextmanager
@@ -9,6 +8,7 @@ from pathlib import Path
 
 from croupier import __version__
 from croupier.link import DEFAULT_TIMEOUT, LinkError
+from croupier.micropython_release import release
 
 
 def reports_errors(run):
@@ -67,15 +67,9 @@ def connect_board(port_arg, timeout=DEFAULT_TIMEOUT):
         yield link
 
 
-def _release(version):
-    """(major, minor, patch) of a version text ("0.1.0", "0.2.0-dev"), or None."""
-    match = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", version) if isinstance(version, str) else None
-    return tuple(int(part or 0) for part in match.groups()) if match else None
-
-
 def older_firmware(fw, port):
     """A warning when the board's firmware `fw` (its hello) is older than this croupier, else None."""
-    board, host = _release(fw), _release(__version__)
+    board, host = release(fw), release(__version__)
     if board is None or host is None or board >= host:
         return None
     return ("warning: the board runs Croupier firmware %s, older than this croupier (%s): `croupier flash "
