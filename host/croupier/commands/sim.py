@@ -43,7 +43,8 @@ def pace_of(args):
     return args.pace or ("none" if args.headless else "esp32")
 
 
-def calibrate(args):
+def run_calibration(args):
+    """`--calibrate`: run pystone on a paced board and print its score."""
     from croupier.sim import calibrate
     from croupier.sim.pace import NOT_REALTIME
 
@@ -65,7 +66,7 @@ def run(args):
     from croupier.port_registry import board_running
 
     if args.calibrate:
-        return calibrate(args)
+        return run_calibration(args)
 
     try:
         board = make_board(args)
@@ -82,7 +83,7 @@ def run(args):
 
 
 def _headless(board, temporary_image):
-    from croupier.commands import keep
+    from croupier.hil import image_losses
 
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -94,9 +95,9 @@ def _headless(board, temporary_image):
         flush=True)
     while not stop.wait(1):
         pass
-    words = keep.losses(board.port) if temporary_image else ""
+    words = image_losses.losses(board.port) if temporary_image else ""
     if words:  # asked while the board still runs: it goes with the image
         print("virtual board stopping: its temporary flash image held %s, now lost; next time, to keep them, %s"
-              % (words, keep.how_to_keep(board.link or board.port)), flush=True)
+              % (words, image_losses.how_to_keep(board.link or board.port)), flush=True)
     print("virtual board stopped; serial bytes lost to a full receive ring: %d" % board.rx_overflow, flush=True)
     return 0
