@@ -4,6 +4,7 @@ Each command module exposes HELP (one line), add_arguments(parser) and run(args)
 Heavy imports (Textual, matplotlib, serial) stay inside run() so `croupier --help` is instant.
 """
 import argparse
+import functools
 import importlib
 import os
 import sys
@@ -40,10 +41,17 @@ def add_port_option(parser):
 
 def add_db_option(parser):
     """--db for every command that reads or writes the database."""
+    parser.add_argument("--db", metavar="FILE", help=_db_help())
+
+
+@functools.lru_cache(maxsize=None)
+def _db_help():
+    """--db's help, naming the database in use: worked out once per build_parser (which clears
+    this cache: $CROUPIER_DB may have changed since the last parser), not once per command."""
     from croupier.store import default_path
 
-    parser.add_argument("--db", metavar="FILE", help="SQLite database (default: %s, from $CROUPIER_DB when set, else "
-                        "croupier.sqlite3 in your user data folder)" % str(default_path()).replace("%", "%%"))
+    return ("SQLite database (default: %s, from $CROUPIER_DB when set, else croupier.sqlite3 in your user data "
+            "folder)" % str(default_path()).replace("%", "%%"))
 
 
 def game_name(text):
@@ -66,6 +74,7 @@ def _load(name):
 
 
 def build_parser():
+    _db_help.cache_clear()
     parser = argparse.ArgumentParser(prog="croupier", description="Croupier: flash, sync, standings, virtual board and HIL tests")
     parser.add_argument("--version", action="version", version="croupier " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -93,19 +102,6 @@ def main(argv=None):
         return 130
     except BrokenPipeError:
         return _reader_gone()
-    except RuntimeError as exc:
-        if not _is_user_error(exc):
-            raise
-        print("croupier %s: %s" % (args.command, exc), file=sys.stderr)
-        return 1
-
-
-def _is_user_error(exc):
-    """A virtual board that cannot run (no interpreter, no pystone offline, a busy --link) is
-    the user's to fix, and its message says how: one line, wherever a command let it through."""
-    from croupier.sim.toolchain import SimError
-
-    return isinstance(exc, SimError)
 
 
 def _reader_gone():

@@ -405,13 +405,14 @@ class Link:
         in the window with the one that timed out.
         """
         timeout = self.timeout if timeout is None else timeout
+        again = idempotent(cmd, args)  # asking twice does nothing twice
         if retries is None:
-            retries = 4 if idempotent(cmd, args) else 0
+            retries = 4 if again else 0
         ids = set()  # an answer to any attempt will do
         try:
             for attempt in range(retries + 1):
                 ids.add(self.send(cmd, timeout=timeout, **args))
-                answer = self._attempt(cmd, ids, timeout)
+                answer = self._attempt(cmd, ids, timeout, again)
                 if answer is not None:
                     return answer
         finally:
@@ -426,7 +427,9 @@ class Link:
         answer came within timeout seconds."""
         timeout = self.timeout if timeout is None else timeout
         try:
-            answer = self._attempt(cmd, {rid}, timeout)
+            # the caller may ask again (sync does); the request's args are not known here, and
+            # the ones collected this way (sync's `log` pages) carry no `add`
+            answer = self._attempt(cmd, {rid}, timeout, idempotent(cmd, {}))
         finally:
             self._forget({rid})
         if answer is None:
@@ -438,12 +441,13 @@ class Link:
         for rid in ids:
             self._kept.pop(rid, None)
 
-    def _attempt(self, cmd, ids, timeout):
+    def _attempt(self, cmd, ids, timeout, again):
         """The `ok` answer to any of ids within timeout seconds, or None when it was lost or
-        the request arrived garbled (it may be sent again); DeviceError when refused."""
+        the request arrived garbled (it may be sent again); DeviceError when refused. again:
+        the request is idempotent (idempotent()), so it may be asked again at once."""
         # A damaged frame while waiting is most likely the answer: ask again at once, unless
         # asking twice could do something twice.
-        answer = self._wait_answer(ids, time.monotonic() + timeout, cmd in IDEMPOTENT)
+        answer = self._wait_answer(ids, time.monotonic() + timeout, again)
         if answer is None:
             # our request may sit on the board as a partial line, or never have arrived
             self._line_clean, self._maybe_lost = False, True

@@ -217,11 +217,15 @@ CHARTS = {"lobo77": _race_chart, "basta": _race_chart}
 def _labels_apart(fig):
     """Raise each bust label (a leader line to its mark) above the bust marks and the earlier
     labels it would overprint (busts a few cards apart), measured on the figure as _save lays
-    it out; the axis grows to hold them."""
+    it out; the axis grows to hold them. A figure without one is left as it is."""
+    labelled = [(ax, sorted((t for t in ax.texts if t.get_gid() == "bust_label"), key=lambda t: t.xy[0]))
+                for ax in fig.axes]
+    labelled = [(ax, labels) for ax, labels in labelled if labels]
+    if not labelled:
+        return
     fig.tight_layout()
     renderer = fig.canvas.get_renderer()
-    for ax in fig.axes:
-        labels = sorted((t for t in ax.texts if t.get_gid() == "bust_label"), key=lambda t: t.xy[0])
+    for ax, labels in labelled:
         for _ in range(5):  # a taller axis moves the marks: place the labels again
             _raise_labels(labels, renderer)
             over = max([_text_box(t, renderer).y1 - ax.bbox.y1 for t in labels] + [0])

@@ -1,7 +1,6 @@
 """What the device and database commands share: error reporting, the board of `--port`, the
 database, progress, tables."""
 import functools
-import re
 import sqlite3
 import sys
 from contextlib import contextmanager
@@ -9,6 +8,7 @@ from pathlib import Path
 
 from croupier import __version__
 from croupier.link import DEFAULT_TIMEOUT, LinkError
+from croupier.micropython_release import release
 
 
 def reports_errors(run):
@@ -20,7 +20,13 @@ def reports_errors(run):
             return run(args)
         except BrokenPipeError:
             raise  # the reader of the output left: croupier.cli ends quietly
-        except (LinkError, ValueError, OSError, sqlite3.Error) as exc:
+        except Exception as exc:
+            # imported here: a command that never starts a virtual board never loads croupier.sim
+            from croupier.sim.toolchain import SimError
+
+            # a board that cannot run (no interpreter, no pystone offline, a busy --link) says how to fix it
+            if not isinstance(exc, (LinkError, ValueError, OSError, sqlite3.Error, SimError)):
+                raise
             print("croupier %s: %s" % (args.command, exc), file=sys.stderr)
             return 1
 
@@ -36,15 +42,11 @@ def board_port(port_arg):
 
         from croupier.port_registry import board_running
 
-        try:
-            board = VirtualBoard().start()
+        try:  # the block gets the port alone: a SimError can only come from starting the board
+            with VirtualBoard() as board, board_running(board):
+                yield board.port
         except SimError as exc:
             raise LinkError("cannot start a virtual board: %s" % exc) from exc
-        try:
-            with board_running(board):
-                yield board.port
-        finally:
-            board.close()
         return
     if port_arg is None:
         from croupier.ports import pick_board
@@ -65,15 +67,9 @@ def connect_board(port_arg, timeout=DEFAULT_TIMEOUT):
         yield link
 
 
-def _release(version):
-    """(major, minor, patch) of a version text ("0.1.0", "0.2.0-dev"), or None."""
-    match = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", version) if isinstance(version, str) else None
-    return tuple(int(part or 0) for part in match.groups()) if match else None
-
-
 def older_firmware(fw, port):
     """A warning when the board's firmware `fw` (its hello) is older than this croupier, else None."""
-    board, host = _release(fw), _release(__version__)
+    board, host = release(fw), release(__version__)
     if board is None or host is None or board >= host:
         return None
     return ("warning: the board runs Croupier firmware %s, older than this croupier (%s): `croupier flash "

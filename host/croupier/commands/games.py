@@ -24,8 +24,8 @@ ELSEWHERE_CAPTION = ("%s: the box went on with the game (or closed it) in record
 def run(args):
     with open_store(args, readonly=True) as store:
         games = store.games()
-        held = {(g["device"], g["log_epoch"]): store.seqs(g["device"], g["log_epoch"])
-                for g in games if g["status"] == "playing"}
+        logs = {(g["device"], g["log_epoch"]) for g in games if g["status"] == "playing"}
+        held = {log: store.seqs(*log) for log in logs}  # one read per log, however many games play in it
     refs = short_refs(games)
     rows = []
     for number, g in enumerate(games, 1):

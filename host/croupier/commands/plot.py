@@ -22,20 +22,21 @@ def run(args):
 
     if args.chart == "standings" and args.game is not None:
         raise ValueError("`plot standings` takes no game (%r): the standings cover every finished game" % args.game)
+    out = args.out and output_path(args.out, ".png")  # a bad --out is refused before the database is read
     with open_store(args, readonly=True) as store:
         games = store.games()
         if args.chart == "standings":
             rows = standings(finished(games))
             if not rows:
                 raise ValueError(none_found("finished games to chart", games, store.path))
-            path = output_path(args.out or DEFAULT_OUT["standings"], ".png")
+            path = out or output_path(DEFAULT_OUT["standings"], ".png")
             plots.standings_chart(rows, path)
         else:
             if not games:
                 raise ValueError(none_found("games", games, store.path))
             game = store.find_game(args.game, games) if args.game else games[-1]
             number = games.index(game) + 1
-            path = output_path(args.out or DEFAULT_OUT["game"] % number, ".png")
+            path = out or output_path(DEFAULT_OUT["game"] % number, ".png")
             plots.game_chart(game, path, number=number)
     print("chart written to %s" % path)
     return 0

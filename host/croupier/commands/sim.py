@@ -3,6 +3,8 @@ import signal
 import sys
 import threading
 
+from croupier.commands.common import reports_errors
+
 HELP = "run the virtual board (terminal UI, or --headless behind a serial port)"
 
 
@@ -41,19 +43,16 @@ def pace_of(args):
     return args.pace or ("none" if args.headless else "esp32")
 
 
-def calibrate(args):
-    from croupier.sim import SimError, calibrate
+def run_calibration(args):
+    """`--calibrate`: run pystone on a paced board and print its score."""
+    from croupier.sim import calibrate
     from croupier.sim.pace import NOT_REALTIME
 
     pace = args.pace or "esp32"
     if pace == "none":
         print("croupier sim: --calibrate measures a paced board: not with --pace none", file=sys.stderr)
         return 2
-    try:
-        result = calibrate.run_on_board(pace)
-    except (SimError, OSError, TimeoutError) as exc:
-        print("croupier sim: %s" % exc, file=sys.stderr)
-        return 1
+    result = calibrate.run_on_board(pace)  # its SimError, OSError or TimeoutError: one line (run)
     print("%d pystones/s at --pace %s (the throttle's factor: %.0f; %d pystones per second of the CPU budget it "
           "got: %.0f%% of its budget; an ESP32 at 240 MHz scores 1,075-1,661)"
           % (result["pystones"], pace, result["factor"], result["per_budget"], 100 * result["cpu_share"]))
@@ -62,37 +61,29 @@ def calibrate(args):
     return 0
 
 
+@reports_errors
 def run(args):
     from croupier.port_registry import board_running
-    from croupier.sim import SimError
 
     if args.calibrate:
-        return calibrate(args)
+        return run_calibration(args)
 
     try:
         board = make_board(args)
     except ValueError as exc:
         print("croupier sim: %s" % exc, file=sys.stderr)
         return 2
-    try:
-        board.start()
-    except (SimError, OSError) as exc:
-        print("croupier sim: %s" % exc, file=sys.stderr)
-        return 1
-    try:
-        with board_running(board):  # listed by `croupier ports`
-            if args.headless:
-                return _headless(board, temporary_image=args.flash is None)
-            from croupier.tui.sim import SimApp
+    with board, board_running(board):  # listed by `croupier ports`
+        if args.headless:
+            return _headless(board, temporary_image=args.flash is None)
+        from croupier.tui.sim import SimApp
 
-            SimApp(board, temporary_image=args.flash is None).run()
-            return 0
-    finally:
-        board.close()
+        SimApp(board, temporary_image=args.flash is None).run()
+        return 0
 
 
 def _headless(board, temporary_image):
-    from croupier.commands import keep
+    from croupier.hil import image_losses
 
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -104,9 +95,9 @@ def _headless(board, temporary_image):
         flush=True)
     while not stop.wait(1):
         pass
-    words = keep.losses(board.port) if temporary_image else ""
+    words = image_losses.losses(board.port) if temporary_image else ""
     if words:  # asked while the board still runs: it goes with the image
         print("virtual board stopping: its temporary flash image held %s, now lost; next time, to keep them, %s"
-              % (words, keep.how_to_keep(board.link or board.port)), flush=True)
+              % (words, image_losses.how_to_keep(board.link or board.port)), flush=True)
     print("virtual board stopped; serial bytes lost to a full receive ring: %d" % board.rx_overflow, flush=True)
     return 0

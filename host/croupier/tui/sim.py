@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Log, Static
 
-from croupier.commands import keep
+from croupier.hil import image_losses
 from croupier.sim import uart
 from croupier.sim.pace import NOT_REALTIME
 from croupier.tui.app import HOLD_S, BoardApp
@@ -187,7 +187,7 @@ class SimApp(BoardApp):
             self.run_worker(self._ask_board, thread=True)  # the link blocks: not on the UI thread
 
     def _ask_board(self):
-        words = keep.losses(self.board.port)
+        words = image_losses.losses(self.board.port)
         self.call_from_thread(self._confirm_quit, words)
 
     def _confirm_quit(self, words):
@@ -195,7 +195,7 @@ class SimApp(BoardApp):
             self.exit()
             return
         text = ("This board's flash image is temporary: quitting loses %s.\n\nTo keep them, %s.\n\nQuit anyway? y: quit, n: stay"
-                % (words, keep.how_to_keep(self.board.link or self.board.port)))
+                % (words, image_losses.how_to_keep(self.board.link or self.board.port)))
         self.push_screen(ConfirmQuit(text), self._answered)
 
     def _answered(self, quit_now):
