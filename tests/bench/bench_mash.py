@@ -119,8 +119,8 @@ def journal_inputs(link, since):
     """The inputs (play, undo, redo) in the journal after seq `since`, once it is quiet: the
     last key handled may still be on its way into it."""
     def inputs():
-        return [(r[3], r[4] if r[3] == "play" else None) for r in read_journal(link)
-                if r[0] > since and r[3] in ("play", "undo", "redo")]
+        return [(r[3], r[4] if r[3] == "play" else None) for r in read_journal(link, since)
+                if r[3] in ("play", "undo", "redo")]
 
     got = inputs()
     while True:
