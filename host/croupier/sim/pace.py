@@ -56,9 +56,7 @@ PROFILES = {"esp32": ESP32}
 
 def profile(name):
     """'esp32' -> its Profile; None or 'none' -> None (full speed); else ValueError."""
-    if name is None or isinstance(name, Profile):
-        return name
-    if name == "none":
+    if name is None or name == "none":
         return None
     if name not in PROFILES:
         raise ValueError("pace must be one of none, %s; not %r" % (", ".join(PROFILES), name))

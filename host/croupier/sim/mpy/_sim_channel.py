@@ -38,15 +38,15 @@ def connect(path):
     request(83, 0, 0, _inbox)  # 'S': returns once the supervisor's initial state is applied
 
 
-def _apply(buf, n):
+def _apply(msg):
+    """Act on one 4-byte message from the supervisor."""
     global _cut_in, _tear
-    for i in range(0, n, 4):
-        kind = buf[i]
-        if kind == 75:  # 'K' key matrix state
-            _hold(buf[i + 1], buf[i + 2], buf[i + 3])
-        elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
-            _cut_in = buf[i + 1] | buf[i + 2] << 8 | (buf[i + 3] & 0x7F) << 16
-            _tear = buf[i + 3] >> 7
+    kind = msg[0]
+    if kind == 75:  # 'K' key matrix state
+        _hold(msg[1], msg[2], msg[3])
+    elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
+        _cut_in = msg[1] | msg[2] << 8 | (msg[3] & 0x7F) << 16
+        _tear = msg[3] >> 7
 
 
 _edge_pending = False  # a key change's pin interrupts are scheduled and have not run yet:
@@ -113,14 +113,14 @@ def poll():
         if _held_count == _HELD:
             break  # the rest waits in the socket, in order
         try:
-            n = _sock.readinto(_inbox, 4)
+            n = _sock.readinto(_inbox)
         except OSError:
             n = None
         if n is None:
             break
         if n == 0:
             raise SystemExit  # the supervisor is gone: end this interpreter
-        _apply(_inbox, n)
+        _apply(_inbox)
     _polling = False  # (an exception here ends the interpreter: nothing to restore)
 
 
@@ -170,7 +170,7 @@ def request(kind, arg, count, out):
                 if n:
                     _read_exact(memoryview(out)[:n])
                 return _reply[1]
-            _apply(_reply, 4)
+            _apply(_reply)
     finally:
         _sock.setblocking(False)
         _polling = polling
