@@ -34,7 +34,7 @@ def connect(path):
     s.connect(struct.pack("H", socket.AF_UNIX) + path.encode() + b"\0")
     s.setblocking(False)
     _sock = s
-    _shown_at = ticks_ms()  # the supervisor counts the state it sends from now too
+    _shown_at = ticks_ms()  # the first state and change come with no length (side.py): due at once
     request(83, 0, 0, _inbox)  # 'S': returns once the supervisor's initial state is applied
 
 
@@ -62,11 +62,12 @@ def _hold(lo, hi, lasted):
     _held_count += 1
 
 
-def due_in():
-    """ms until the oldest held key change is due (0: now), or -1 with none held."""
+def due_in(least=0):
+    """ms until the oldest held key change is due (0: now), or -1 with none held; a wait asks
+    for at least 1, as a change due now may wait on the pin interrupts of the one before."""
     if not _held_count:
         return -1
-    return max(0, ticks_diff(ticks_add(_shown_at, 4 * _held[3 * _held_first + 2]), ticks_ms()))
+    return max(least, ticks_diff(ticks_add(_shown_at, 4 * _held[3 * _held_first + 2]), ticks_ms()))
 
 
 def _show():

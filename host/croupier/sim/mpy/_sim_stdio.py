@@ -64,9 +64,9 @@ def _wait(ms):
         p.register(_CONSOLE, select.POLLIN)
         p.register(ch._sock, select.POLLIN)
         _waiter.append(p)
-    due = ch.due_in()  # a held key change: its pin interrupt is due then
-    if due >= 0 and (ms < 0 or due < ms):
-        ms = max(due, 1)
+    due = ch.due_in(1)  # a held key change: its pin interrupt is due then
+    if due > 0 and (ms < 0 or due < ms):
+        ms = due
     for _ in _waiter[0].ipoll(ms):  # ipoll: nothing allocated
         break
     ch.poll()
