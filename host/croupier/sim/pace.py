@@ -117,10 +117,8 @@ def emulation_ns(heap) -> dict:
 
 def _cost_ns(idle, busy, count, heap, runs=3) -> float:
     """Host CPU ns of one of the `count` things `busy` does beyond `idle`, measured as
-    pystone.cpu_rate measures: CPU time, the fastest of `runs`."""
-    path = toolchain.board_modules()
-    start_up = min(pystone.unix_cpu_seconds(idle, heap, path) for _ in range(runs))
-    return min(pystone.unix_cpu_seconds(busy, heap, path) - start_up for _ in range(runs)) / count * 1e9
+    pystone.cpu_rate measures (pystone.extra_cpu_seconds), the fastest of `runs`."""
+    return pystone.extra_cpu_seconds(idle, busy, heap, toolchain.board_modules(), runs, runs) / count * 1e9
 
 
 @functools.lru_cache(maxsize=None)
