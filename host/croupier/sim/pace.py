@@ -150,13 +150,10 @@ class Throttle:
         os.write(self._control, b"g")
 
     def close(self):
-        """End the pacer (it continues the process first)."""
-        if self._proc is None:
-            return
+        """End the pacer (it continues the process first); the board calls it once."""
         os.close(self._control)
         try:
             self._proc.wait(5)
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.wait()
-        self._proc = None
