@@ -190,7 +190,7 @@ def mash(vb, link, count, seed):
 
 
 def run(pace, args):
-    with VirtualBoard(pace=None if pace == "none" else pace, micropython_version=args.micropython_version) as vb, \
+    with VirtualBoard(pace=pace, micropython_version=args.micropython_version) as vb, \
             frames_on(vb.port, boot=True, timeout=120) as link:
         time.sleep(3)  # past the splash
         started = time.monotonic()
