@@ -119,8 +119,8 @@ def journal_inputs(link, since):
     """The inputs (play, undo, redo) in the journal after seq `since`, once it is quiet: the
     last key handled may still be on its way into it."""
     def inputs():
-        return [(r[3], r[4] if r[3] == "play" else None) for r in read_journal(link)
-                if r[0] > since and r[3] in ("play", "undo", "redo")]
+        return [(r[3], r[4] if r[3] == "play" else None) for r in read_journal(link, since)
+                if r[3] in ("play", "undo", "redo")]
 
     got = inputs()
     while True:
@@ -190,7 +190,7 @@ def mash(vb, link, count, seed):
 
 
 def run(pace, args):
-    with VirtualBoard(pace=None if pace == "none" else pace, micropython_version=args.micropython_version) as vb, \
+    with VirtualBoard(pace=pace, micropython_version=args.micropython_version) as vb, \
             frames_on(vb.port, boot=True, timeout=120) as link:
         time.sleep(3)  # past the splash
         started = time.monotonic()

@@ -1,7 +1,7 @@
 """The firmware at the ESP32's pace, computed (docs/benchmarks.md, "At the ESP32's pace"):
 a virtual board at full speed, and each operation's time on the chip worked out as the
 board interpreter's own CPU time for it x the pace's calibrated factor, plus the I2C bus
-and flash busy time the emulation counts, plus its line time (croupier.sim.pace.chip_ms).
+and flash busy time the emulation counts (croupier.sim.pace.chip_ms).
 4-player Lobo 77:
 
 1. idle: the chip's share of time busy on the game menu and on the play screen;
@@ -89,15 +89,12 @@ class Stopwatch:
 
     def frame_done(self, t0):
         done = self.clock.frame_done(t0)
-        self.parts = "no frame" if done is None else parts(self.work0, done, self.vb)
-        return None if done is None else chip_ms(self.work0, done, self.vb.factor, self.vb.emulation_ns)
-
-
-def parts(before, after, vb):
-    """Where the chip's time goes: '<CPU> ms CPU, <io> ms reads and writes, <flash> ms
-    flash, <bus> ms I2C'."""
-    return "%(cpu).0f ms CPU, %(io).0f ms reads and writes, %(flash).0f ms flash, %(bus).0f ms I2C" % chip_parts(
-        before, after, vb.factor, vb.emulation_ns)
+        if done is None:
+            self.parts = "no frame"
+            return None
+        part = chip_parts(self.work0, done, self.vb.factor, self.vb.emulation_ns)
+        self.parts = "%(cpu).0f ms CPU, %(io).0f ms reads and writes, %(flash).0f ms flash, %(bus).0f ms I2C" % part
+        return chip_ms(part)
 
 
 def tap(vb, clock, key, ms=80):
@@ -113,7 +110,7 @@ def busy_share(vb, seconds):
     """The chip's share of `seconds` of wall time spent working (idle: what waits cost)."""
     before = vb.work()
     time.sleep(seconds)
-    return chip_ms(before, vb.work(), vb.factor, vb.emulation_ns) / 1000 / seconds
+    return chip_ms(chip_parts(before, vb.work(), vb.factor, vb.emulation_ns)) / 1000 / seconds
 
 
 def idle(vb, link, seconds):
@@ -210,9 +207,12 @@ def boot_time(flash, glass):
     splash = writes[gaps[-1] - 1][1]  # the splash frame's last write
     game_at = writes[gaps[-1]][0]  # the game frame's first
     waiting = [w for t, w in samples if t < game_at][-1]  # the start-up work done
-    ms = max(chip_ms(booted[0], splash, factor, emulation) + SPLASH_S * 1000,
-             chip_ms(booted[0], waiting, factor, emulation))
-    return (ms + chip_ms(waiting, done, factor, emulation)) / 1000
+
+    def chip(before, after):
+        return chip_ms(chip_parts(before, after, factor, emulation))
+
+    ms = max(chip(booted[0], splash) + SPLASH_S * 1000, chip(booted[0], waiting))
+    return (ms + chip(waiting, done)) / 1000
 
 
 def scan_cost(vb, seconds=3.0):
@@ -255,8 +255,8 @@ def main():
 
     with VirtualBoard() as vb, frames_on(vb.port, boot=True, timeout=120) as link:
         print("MicroPython %s; the chip's time = (the board's CPU time less %.1f µs a read or write and %.1f µs "
-              "a wake-up) x %.0f (pystone's calibration) + reads and writes at the chip's cost + bus, flash and "
-              "line time\n" % (args.micropython_version, vb.emulation_ns["io_call"] / 1e3,
+              "a wake-up) x %.0f (pystone's calibration) + reads and writes at the chip's cost + bus and flash "
+              "time\n" % (args.micropython_version, vb.emulation_ns["io_call"] / 1e3,
                                 vb.emulation_ns["wake"] / 1e3, vb.factor))
         time.sleep(3)
         print("### idle (share of the chip's time busy)\n")

@@ -3,11 +3,11 @@
 
     .venv/bin/python tests/bench/bench_sync.py [--micropython-version 1.28]
 
-Its share of the line rate at the ESP32's pace is computed (croupier.sim.pace.chip_ms): the
-bytes the board sent x 10 bits over the chip's time for the sync, the board's CPU time (less
-its emulated reads and writes, counted at the chip's cost) x the calibrated factor plus its
-flash and bus time plus those bytes' line time (an upper bound:
-the chip's UART sends while its CPU works). Each copy starts on a settled board (its boot
+Its share of the line rate at the ESP32's pace is computed: the bytes the board sent x 10
+bits over the chip's time for the sync, the longer of its work (croupier.sim.pace.chip_ms:
+the board's CPU time, less its emulated reads and writes, counted at the chip's cost, x the
+calibrated factor, plus its flash and bus time) and those bytes' line time (the chip's UART
+sends while its CPU works). Each copy starts on a settled board (its boot
 drawn, the display quiet), as when a person syncs a box that is on: mpremote's reset
 before the sync is the benchmark's, not the sync's.
 """
@@ -20,7 +20,7 @@ from bench_pace import target
 from croupier.commands.demo import script_game
 from croupier.deploy import Mpremote
 from croupier.link import connect
-from croupier.sim import VirtualBoard
+from croupier.sim import VirtualBoard, uart
 from croupier.sim.board import RELEASES
 from croupier.sim.pace import chip_ms, chip_parts
 from croupier.store import Store
@@ -87,7 +87,7 @@ def main():
         with VirtualBoard(flash=flash) as vb, connect(vb.port) as link:
             records = play_games(link)  # at full speed: the games are not what is measured
         with VirtualBoard(flash=flash, micropython_version=args.micropython_version) as vb:
-            vb.faults(baud=115200)
+            vb.faults(baud=uart.BAUD)
             settle(vb)
             cp_time, cp_bytes = copy_journal(vb, Path(tmp) / "journal")
             sync_time, synced, sync_bytes, before, after = timed_sync(vb, Path(tmp) / "bench.sqlite3")
@@ -95,22 +95,21 @@ def main():
     # The board's output goes into the UART's 128-byte TX FIFO, and the writer waits only
     # while it is full (ports/esp32/uart.c, uart_stdout_tx_strn, v1.23.0-v1.28.0): the chip
     # works while the line sends, so a sync takes the longer of its work and its line time.
-    work = chip_ms(before, after, factor, emulation)
-    line = sync_bytes * 10 / 115200 * 1000
+    part = chip_parts(before, after, factor, emulation)
+    work = chip_ms(part)
+    line = sync_bytes * 10 / uart.BAUD * 1000
     chip = max(work, line)
     share = line / chip
-    print("MicroPython %s; %d records in %d games, link at 115200 baud" % (args.micropython_version, records,
-                                                                          len(GAMES)))
+    print("MicroPython %s; %d records in %d games, link at %d baud" % (args.micropython_version, records,
+                                                                      len(GAMES), uart.BAUD))
     print("sync at full speed: %.0f %% of the line rate in bytes from the board; %.1fx mpremote's speed" % (
-        100 * sync_bytes * 10 / sync_time / 115200, cp_time / sync_time))
-    part = chip_parts(before, after, factor, emulation)
-    calls, runs = after["io_calls"] - before["io_calls"], after["runs"] - before["runs"]
+        100 * sync_bytes * 10 / sync_time / uart.BAUD, cp_time / sync_time))
     print("sync at the chip's pace: %.2f s (the longer of work and line) for %d bytes from the board: CPU %.2f s (x %.0f; less %d reads and "
           "writes at %.1f µs and %d wake-ups at %.1f µs: %.2f s), those at the chip's cost %.2f s, flash %.2f s, "
           "I2C bus %.2f s, line %.2f s" % (
-              chip / 1000, sync_bytes, part["cpu"] / 1000, factor, calls, emulation["io_call"] / 1e3, runs,
-              emulation["wake"] / 1e3, (calls * emulation["io_call"] + runs * emulation["wake"]) / 1e9 * factor,
-              part["io"] / 1000, part["flash"] / 1000, part["bus"] / 1000, sync_bytes * 10 / 115200))
+              chip / 1000, sync_bytes, part["cpu"] / 1000, factor, part["io_calls"], emulation["io_call"] / 1e3,
+              part["runs"], emulation["wake"] / 1e3, part["emulation"] / 1000,
+              part["io"] / 1000, part["flash"] / 1000, part["bus"] / 1000, line / 1000))
     target("sync", "%.0f %% of the line rate" % (100 * share), ">= %.0f %%" % (100 * LINE_SHARE), share >= LINE_SHARE)
     print("| method | seconds | records/s | bytes from the board per record |")
     print("|---|---|---|---|")

@@ -6,6 +6,7 @@ that takes --micropython-version runs on each of RELEASES.
 """
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -17,17 +18,24 @@ RELEASES = ("1.23", "1.28")  # the oldest and newest MicroPython the firmware su
 
 def run(command, targets):
     """Run one bench, echoing its output; its target lines go into targets. -> its failure or None."""
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    timed_out = []
+
+    def kill():  # reading its output blocks, so a hung bench is ended from another thread
+        timed_out.append(True)
+        proc.kill()
+
+    timer = threading.Timer(TIMEOUT_S, kill)
+    timer.start()
     try:
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
         for line in proc.stdout:
             print(line, end="", flush=True)
             if line.startswith("target "):
                 targets.append("%s [%s]" % (line.strip(), " ".join(command[1:]).replace(str(BENCH_DIR) + "/", "")))
-        code = proc.wait(TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        code = "timeout after %d s" % TIMEOUT_S
-    return code or None
+        code = proc.wait()
+    finally:
+        timer.cancel()
+    return "timeout after %d s" % TIMEOUT_S if timed_out else code or None
 
 
 def main(names):

@@ -19,11 +19,11 @@ def replay_journal(records):
     return game
 
 
-def read_journal(link):
-    """Every journal record, page by page, as the host's sync reads them."""
+def read_journal(link, since=0):
+    """Every journal record after seq `since`, page by page, as the host's sync reads them."""
     records = []
     while True:
-        page = link.ok("log", **{"from": records[-1][0] + 1 if records else 1})
+        page = link.ok("log", **{"from": records[-1][0] + 1 if records else since + 1})
         records += page["records"]
         if not page["records"] or records[-1][0] >= page["last_seq"]:
             return records

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from croupier.paths import hardware_dir
 from croupier.sim import flash, pace as paces, ptys, toolchain, uart
+from croupier.sim.channel import HARD_RESET, PWRON_RESET, SOFT_RESET
 from croupier.sim.ds3231 import DS3231, cell_of
 from croupier.sim.faults import Faults
 from croupier.sim.line import Line
@@ -33,7 +34,6 @@ from croupier.sim.side import SideChannel
 # 64-bit build; the smallest at which everything passes (docs/benchmarks.md, "Heap").
 FIRMWARE_HEAP = os.environ.get("CROUPIER_TEST_HEAP", "136k")
 SIM_HEAP = 64 * 1024  # heap for the emulation's own modules (about 54 KB), held back from the firmware
-PWRON_RESET, HARD_RESET, SOFT_RESET = 1, 2, 5  # machine.reset_cause() values on the ESP32
 SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
 # The MicroPython releases whose ESP32 console the board can model (_sim_stdio): the
 # firmware supports 1.23 and newer; 1.22 shows its "too old" screen.
@@ -57,8 +57,6 @@ def _die_with_parent():
 
 class VirtualBoard(SerialRelay, SideChannel, Faults):
     """See docs/virtual-board.md. Use as a context manager, or start() and close()."""
-
-    SOFT_RESET = SOFT_RESET
 
     def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None, rtc=False, pace=None,
                  micropython_version=RELEASES[-1]):
@@ -231,12 +229,12 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         write system calls (/proc/<pid>/io: each one the emulation's; pace.chip_ms takes
         them and the wake-ups out at their host cost, emulation_ns), and the emulated I2C
         bus and flash busy time (µs) so far."""
-        if self._proc is None:
-            raise toolchain.SimError("the board is off: no interpreter's work to read")
-        pid = self._proc.pid
-        with self._lock, open("/proc/%d/schedstat" % pid) as f, open("/proc/%d/io" % pid) as io:
-            sched = f.read().split()
-            calls = {k: int(v) for k, v in (line.split(":") for line in io)}
+        with self._lock:
+            if self._proc is None:
+                raise toolchain.SimError("the board is off: no interpreter's work to read")
+            with open("/proc/%d/schedstat" % self._proc.pid) as f, open("/proc/%d/io" % self._proc.pid) as io:
+                sched = f.read().split()
+                calls = {k: int(v) for k, v in (line.split(":") for line in io)}
             return {"cpu_ns": int(sched[0]), "runs": int(sched[2]), "io_calls": calls["syscr"] + calls["syscw"],
                     "bus_us": self.bus_us, "flash_us": self.flash_us}
 

@@ -6,6 +6,9 @@ Host -> board: 4-byte messages [kind, b1, b2, b3].
 """
 import struct
 
+# machine.reset_cause() on the ESP32 (ports/esp32/modmachine.c, v1.23.0): a board starts with one
+PWRON_RESET, HARD_RESET, SOFT_RESET = 1, 2, 5
+
 # board -> host
 HELLO = ord("S")  # the board waits for a REPLY: by then it has the keys and any armed cut
 BOOTED = ord("B")  # serial input may flow

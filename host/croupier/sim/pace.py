@@ -3,9 +3,9 @@
 The factor is how many times slower than this host's unix port the chip runs bytecode:
 pystone per second of the interpreter's CPU time here, over the chip's score at the clock
 the firmware sets (firmware/boot.py: 240 MHz). Benchmarks compute the chip's time with it
-(chip_ms): an unpaced board's CPU time for the work, less its emulated reads, writes and wake-ups,
-x the factor, plus those at the chip's cost and the bus, flash and line times the
-emulation knows. The Throttle holds a board's CPU time to wall time /
+(chip_parts, chip_ms): an unpaced board's CPU time for the work, less its emulated reads,
+writes and wake-ups, x the factor, plus those at the chip's cost and the bus and flash
+times the emulation knows. The Throttle holds a board's CPU time to wall time /
 throttle_factor (croupier.sim.pacer), for a user to see the box's speed; it models no
 interrupt latency (docs/virtual-board.md, "Pace").
 """
@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-from croupier.sim import pacer, pystone, toolchain, uart
+from croupier.sim import pacer, pystone, toolchain
 
 # micropython-pystone-lowmem on an ESP32 at 240 MHz: public figures of 1,075-1,661
 # pystones/s; the pace aims at their middle.
@@ -56,9 +56,7 @@ PROFILES = {"esp32": ESP32}
 
 def profile(name):
     """'esp32' -> its Profile; None or 'none' -> None (full speed); else ValueError."""
-    if name is None or isinstance(name, Profile):
-        return name
-    if name == "none":
+    if name is None or name == "none":
         return None
     if name not in PROFILES:
         raise ValueError("pace must be one of none, %s; not %r" % (", ".join(PROFILES), name))
@@ -71,23 +69,23 @@ def profile(name):
 CHIP_IO_US = 20
 
 
-def chip_ms(before: dict, after: dict, factor: float, emulation: dict, line_bytes=0, baud=uart.BAUD) -> float:
-    """The chip's time (ms) for the work an unpaced board did between two readings of
-    VirtualBoard.work(): its CPU time less the emulation's (chip_parts) x factor, its reads
-    and writes at the chip's CHIP_IO_US, plus the I2C bus and flash busy time, plus
-    line_bytes at baud (10 bits a byte, 8N1)."""
-    return sum(chip_parts(before, after, factor, emulation).values()) + line_bytes * 10 * 1e3 / baud
-
-
 def chip_parts(before: dict, after: dict, factor: float, emulation: dict) -> dict:
-    """chip_ms's parts (ms) but the line's: 'cpu' (the interpreter's CPU time less its read
-    and write system calls and its wake-ups at their host cost, emulation_ns), 'io' (those
-    reads and writes at the chip's cost; a wake-up costs a chip a FreeRTOS task switch, a
-    few µs, counted as nothing), 'flash', 'bus'."""
+    """The chip's times (ms) for the work an unpaced board did between two readings of
+    VirtualBoard.work(): 'cpu' (its CPU time less its read and write system calls and
+    wake-ups at their host cost, emulation_ns, x factor), 'io' (those reads and writes at
+    CHIP_IO_US; a chip's wake-up, a task switch of a few µs, counts as nothing), 'flash',
+    'bus'; and what 'cpu' leaves out: 'io_calls', 'runs' (wake-ups), 'emulation' (x factor)."""
     calls, runs = after["io_calls"] - before["io_calls"], after["runs"] - before["runs"]
-    cpu_ns = max(0, after["cpu_ns"] - before["cpu_ns"] - calls * emulation["io_call"] - runs * emulation["wake"])
+    emulated_ns = calls * emulation["io_call"] + runs * emulation["wake"]
+    cpu_ns = max(0, after["cpu_ns"] - before["cpu_ns"] - emulated_ns)
     return {"cpu": cpu_ns / 1e6 * factor, "io": calls * CHIP_IO_US / 1e3,
-            "flash": (after["flash_us"] - before["flash_us"]) / 1e3, "bus": (after["bus_us"] - before["bus_us"]) / 1e3}
+            "flash": (after["flash_us"] - before["flash_us"]) / 1e3, "bus": (after["bus_us"] - before["bus_us"]) / 1e3,
+            "io_calls": calls, "runs": runs, "emulation": emulated_ns / 1e6 * factor}
+
+
+def chip_ms(parts: dict) -> float:
+    """The chip's time (ms) for the work chip_parts took apart: its times summed."""
+    return sum(parts[time] for time in ("cpu", "io", "flash", "bus"))
 
 
 _READS = """import _sim_flash
@@ -119,10 +117,8 @@ def emulation_ns(heap) -> dict:
 
 def _cost_ns(idle, busy, count, heap, runs=3) -> float:
     """Host CPU ns of one of the `count` things `busy` does beyond `idle`, measured as
-    pystone.cpu_rate measures: CPU time, the fastest of `runs`."""
-    path = toolchain.board_modules()
-    start_up = min(pystone.unix_cpu_seconds(idle, heap, path) for _ in range(runs))
-    return min(pystone.unix_cpu_seconds(busy, heap, path) - start_up for _ in range(runs)) / count * 1e9
+    pystone.cpu_rate measures (pystone.extra_cpu_seconds), the fastest of `runs`."""
+    return pystone.extra_cpu_seconds(idle, busy, heap, toolchain.board_modules(), runs, runs) / count * 1e9
 
 
 @functools.lru_cache(maxsize=None)
@@ -154,13 +150,10 @@ class Throttle:
         os.write(self._control, b"g")
 
     def close(self):
-        """End the pacer (it continues the process first)."""
-        if self._proc is None:
-            return
+        """End the pacer (it continues the process first); the board calls it once."""
         os.close(self._control)
         try:
             self._proc.wait(5)
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.wait()
-        self._proc = None

@@ -60,17 +60,19 @@ def _fetch_module() -> bytes:
 
 def cpu_rate(heap, loops=30000, runs=5) -> float:
     """Pystones per second of CPU time of the unix port at full speed, with a board's heap
-    (bytes: a smaller one collects more often, as the chip's does): the interpreter's
-    user + system time for `loops` passes, less that of an interpreter doing none (start-up).
-    CPU time, not wall time, so the time other processes of a busy host take does not enter
-    it; what they still cost (caches and memory bandwidth shared with them) only ever slows
-    a run, so the fastest of `runs` is the interpreter's own speed."""
-    start_up = min(_cpu_seconds(0, heap) for _ in range(3))
-    return max(loops / (_cpu_seconds(loops, heap) - start_up) for _ in range(runs))
+    (bytes: a smaller one collects more often, as the chip's does): `loops` passes over the
+    CPU time they take (extra_cpu_seconds, the fastest of 3 start-ups and of `runs` runs)."""
+    code = "import pystone_lowmem as p; p.pystones(%d)"
+    return loops / extra_cpu_seconds(code % 0, code % loops, heap, source().parent, 3, runs)
 
 
-def _cpu_seconds(loops, heap):
-    return unix_cpu_seconds("import pystone_lowmem as p; p.pystones(%d)" % loops, heap, source().parent)
+def extra_cpu_seconds(idle, busy, heap, path, starts, runs) -> float:
+    """The unix port's user + system time to run code `busy` less that of code `idle` (its
+    start-up): the fastest of `starts` runs of idle and of `runs` of busy. CPU time, not
+    wall time, so the time other processes of a busy host take does not enter it; what they
+    still cost (caches and memory bandwidth shared with them) only ever slows a run."""
+    start_up = min(unix_cpu_seconds(idle, heap, path) for _ in range(starts))
+    return min(unix_cpu_seconds(busy, heap, path) - start_up for _ in range(runs))
 
 
 def unix_cpu_seconds(code, heap, path) -> float:

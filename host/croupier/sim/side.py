@@ -126,7 +126,7 @@ class SideChannel:
             self._cut = None
             self._kill()
         elif kind == channel.RESET:
-            self._next_start = ("friendly", self.SOFT_RESET)  # esp_restart(): ESP_RST_SW
+            self._next_start = ("friendly", channel.SOFT_RESET)  # esp_restart(): ESP_RST_SW
             self._kill()
         elif kind == channel.RTC_SET:
             self._rtc = payload.decode()

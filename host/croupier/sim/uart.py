@@ -7,7 +7,7 @@ Ctrl-C into a KeyboardInterrupt instead (ports/esp32/uart.c uart_irq_handler,
 RXFIFO_FULL_THR = SOC_UART_FIFO_LEN - 8, RXFIFO_RX_TIMEOUT = 10 bit periods; v1.22.0 ..
 v1.28.0). The ring is `stdin_ringbuf_array[260]` (ports/esp32/mphalport.c), and a py/ringbuf
 keeps one slot empty: 259 bytes. On the virtual board the console pty is the ring; the
-supervisor is the FIFO and its interrupt (croupier.sim.board).
+supervisor is the FIFO and its interrupt (croupier.sim.relay).
 """
 
 BAUD = 115200

@@ -34,19 +34,19 @@ def connect(path):
     s.connect(struct.pack("H", socket.AF_UNIX) + path.encode() + b"\0")
     s.setblocking(False)
     _sock = s
-    _shown_at = ticks_ms()  # the supervisor counts the state it sends from now too
+    _shown_at = ticks_ms()  # the first state and change come with no length (side.py): due at once
     request(83, 0, 0, _inbox)  # 'S': returns once the supervisor's initial state is applied
 
 
-def _apply(buf, n):
+def _apply(msg):
+    """Act on one 4-byte message from the supervisor."""
     global _cut_in, _tear
-    for i in range(0, n, 4):
-        kind = buf[i]
-        if kind == 75:  # 'K' key matrix state
-            _hold(buf[i + 1], buf[i + 2], buf[i + 3])
-        elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
-            _cut_in = buf[i + 1] | buf[i + 2] << 8 | (buf[i + 3] & 0x7F) << 16
-            _tear = buf[i + 3] >> 7
+    kind = msg[0]
+    if kind == 75:  # 'K' key matrix state
+        _hold(msg[1], msg[2], msg[3])
+    elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
+        _cut_in = msg[1] | msg[2] << 8 | (msg[3] & 0x7F) << 16
+        _tear = msg[3] >> 7
 
 
 _edge_pending = False  # a key change's pin interrupts are scheduled and have not run yet:
@@ -62,11 +62,12 @@ def _hold(lo, hi, lasted):
     _held_count += 1
 
 
-def due_in():
-    """ms until the oldest held key change is due (0: now), or -1 with none held."""
+def due_in(least=0):
+    """ms until the oldest held key change is due (0: now), or -1 with none held; a wait asks
+    for at least 1, as a change due now may wait on the pin interrupts of the one before."""
     if not _held_count:
         return -1
-    return max(0, ticks_diff(ticks_add(_shown_at, 4 * _held[3 * _held_first + 2]), ticks_ms()))
+    return max(least, ticks_diff(ticks_add(_shown_at, 4 * _held[3 * _held_first + 2]), ticks_ms()))
 
 
 def _show():
@@ -113,14 +114,14 @@ def poll():
         if _held_count == _HELD:
             break  # the rest waits in the socket, in order
         try:
-            n = _sock.readinto(_inbox, 4)
+            n = _sock.readinto(_inbox)
         except OSError:
             n = None
         if n is None:
             break
         if n == 0:
             raise SystemExit  # the supervisor is gone: end this interpreter
-        _apply(_inbox, n)
+        _apply(_inbox)
     _polling = False  # (an exception here ends the interpreter: nothing to restore)
 
 
@@ -170,7 +171,7 @@ def request(kind, arg, count, out):
                 if n:
                     _read_exact(memoryview(out)[:n])
                 return _reply[1]
-            _apply(_reply, 4)
+            _apply(_reply)
     finally:
         _sock.setblocking(False)
         _polling = polling

@@ -64,9 +64,9 @@ def _wait(ms):
         p.register(_CONSOLE, select.POLLIN)
         p.register(ch._sock, select.POLLIN)
         _waiter.append(p)
-    due = ch.due_in()  # a held key change: its pin interrupt is due then
-    if due >= 0 and (ms < 0 or due < ms):
-        ms = max(due, 1)
+    due = ch.due_in(1)  # a held key change: its pin interrupt is due then
+    if due > 0 and (ms < 0 or due < ms):
+        ms = due
     for _ in _waiter[0].ipoll(ms):  # ipoll: nothing allocated
         break
     ch.poll()
@@ -156,12 +156,11 @@ def _poll(flags):
     return ready
 
 
-
 def _ioctl(request, arg):
     """The console's ioctl (sys_stdio_mphal.c stdio_ioctl). select.poll asks an object for
     its file descriptor first (extmod/modselect.c, MICROPY_PY_SELECT_POSIX_OPTIMISATIONS)
-    and then polls it natively: the console's is the ring. While a dupterm stream is lent to a
-    release whose poll includes it, there is none, so a poll registered then asks POLL."""
+    and then polls it natively: the console's is the ring. While a dupterm stream is lent
+    to a release whose poll includes it there is none: a poll registered then asks POLL."""
     if request == _GET_FILENO:
         return -_EINVAL if DUPTERM_POLLS and _dupterm[0] is not None else _CONSOLE
     if request == _POLL:
@@ -269,10 +268,10 @@ stdin = Stdin()
 
 
 def dupterm(stream, index=0):
-    """os.dupterm (extmod/os_dupterm.c, v1.22.0 .. v1.28.0): lend the console a stream (None:
-    take it back). -> the stream lent before, or None. Output goes to it too; what it
-    gives is read when the ring is empty from v1.28.0 (rx_chr) and counts in a poll of stdin
-    from v1.24.0 (_poll)."""
+    """os.dupterm (extmod/os_dupterm.c, v1.22.0 .. v1.28.0): lend the console a stream
+    (None: take it back). -> the stream lent before, or None. Output goes to it too; what
+    it gives is read when the ring is empty from v1.28.0 (rx_chr) and counts in a poll of
+    stdin from v1.24.0 (_poll)."""
     if index != 0:
         raise ValueError("invalid dupterm index")
     if stream is not None and not (hasattr(stream, "readinto") and hasattr(stream, "write")):

@@ -32,9 +32,9 @@ class ThreadSafeFlag:
             _run_scheduled()
             if self.state:
                 break
-            wait = ch.due_in()
-            if wait >= 0:  # a held key change: its pin interrupt is due then
-                await _sleep_ms(max(wait, 1))
+            wait = ch.due_in(1)
+            if wait > 0:  # a held key change: its pin interrupt is due then
+                await _sleep_ms(wait)
             else:
                 yield _queue.queue_read(ch._sock)
         self.state = 0

@@ -7,7 +7,7 @@ import struct
 import time
 
 import _sim_channel as _ch
-from _sim_matrix import _check_irqs, _drive, _irqs, _level, _line, _mode, _out, _pull
+from _sim_matrix import _check_irqs, _drive, _irqs, _level, _mode, _out, _pull
 
 PWRON_RESET = const(1)
 HARD_RESET = const(2)
