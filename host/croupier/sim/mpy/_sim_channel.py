@@ -70,12 +70,20 @@ def due_in(least=0):
     return max(least, ticks_diff(ticks_add(_shown_at, 4 * _held[3 * _held_first + 2]), ticks_ms()))
 
 
+_LATE_MS = 20  # a change shown later than its due time by at most a scan period counts from
+# that time (else the lateness of each poll would add up over a burst); one shown later still
+# (the throttle had stopped the board) counts from now, so the next keeps its length
+
+
 def _show():
-    global _held_first, _held_count
+    global _held_first, _held_count, _shown_at
     at = 3 * _held_first
     _held_first = (_held_first + 1) % _HELD
     _held_count -= 1
+    due = ticks_add(_shown_at, 4 * _held[at + 2])
     _key_change(_held[at] | _held[at + 1] << 8)
+    if ticks_diff(_shown_at, due) < _LATE_MS:
+        _shown_at = due
 
 
 def _key_change(mask):
