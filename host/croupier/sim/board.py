@@ -17,10 +17,11 @@ import subprocess
 import tempfile
 import threading
 import time
+import tty
 from pathlib import Path
 
 from croupier.paths import hardware_dir
-from croupier.sim import flash, pace as paces, ptys, toolchain, uart
+from croupier.sim import flash, pace as paces, toolchain, uart
 from croupier.sim.channel import HARD_RESET, PWRON_RESET, SOFT_RESET
 from croupier.sim.ds3231 import DS3231, cell_of
 from croupier.sim.faults import Faults
@@ -49,9 +50,19 @@ def _gpios(pins, prefix):
                                       key=lambda s: s["signal"])]
 
 
+def _raw_pty():
+    """-> (master fd, non-blocking; slave fd) of a pty with no echo, line editing, signals or
+    output processing: the serial port (kept for the board's life, across every reset), or
+    an interpreter's console, raw as on a board (mpy/_sim_stdio.py cooks "\n" to "\r\n")."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    os.set_blocking(master, False)
+    return master, slave
+
+
 def _die_with_parent():
-    """In the child: get SIGKILL if the supervisor dies, so no interpreter is left behind.
-    (The signal follows the forking thread: interpreters are started on the I/O thread.)"""
+    """In the child: SIGKILL when the supervisor dies, so no interpreter is left behind
+    (the signal follows the forking thread: interpreters are started on the I/O thread)."""
     ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
@@ -139,7 +150,8 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             self._modules = toolchain.board_modules()
             self._micropython = toolchain.micropython()
             self._free = toolchain.bare_free(self.heap)
-            self._serial, self._serial_slave, self.port = ptys.serial_port()
+            self._serial, self._serial_slave = _raw_pty()  # the slave kept open: clients come and go
+            self.port = os.ttyname(self._serial_slave)
             if self.link:
                 self._take_link()
             self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -272,7 +284,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
 
     def _spawn(self, mode, cause):
         self._cause = cause
-        master, slave = ptys.console()
+        master, slave = _raw_pty()
         self._console_name = os.ttyname(slave)
         # A second, non-blocking descriptor of the console: the board takes a byte off its
         # ring through it, and waits on stdin only when the ring is empty.
