@@ -41,8 +41,8 @@ SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
 RELEASES = ("1.22", "1.23", "1.24", "1.25", "1.26", "1.27", "1.28")
 
 
-def load_pins(path: Path = None) -> dict:
-    return json.loads(Path(path or hardware_dir() / "pins.json").read_text())
+def load_pins() -> dict:
+    return json.loads((hardware_dir() / "pins.json").read_text())
 
 
 def _gpios(pins, prefix):
@@ -69,22 +69,20 @@ def _die_with_parent():
 class VirtualBoard(SerialRelay, SideChannel, Faults):
     """See docs/virtual-board.md. Use as a context manager, or start() and close()."""
 
-    def __init__(self, flash=None, heap=None, link=None, firmware=True, uid=None, pins=None, rtc=False, pace=None,
+    def __init__(self, flash=None, heap=None, link=None, firmware=True, rtc=False, pace=None,
                  micropython_version=RELEASES[-1]):
-        """The arguments: docs/virtual-board.md, "From Python". uid: 6 bytes for
-        machine.unique_id() (default: derived from the image path)."""
+        """The arguments: docs/virtual-board.md, "From Python"."""
         if micropython_version not in RELEASES:
             raise ValueError("MicroPython version must be one of %s (the ESP32 releases modelled); not %r"
                              % (", ".join(RELEASES), micropython_version))
         self.micropython_version = micropython_version
         self.pace = paces.profile(pace)
-        self._pins = load_pins(pins)
+        self._pins = load_pins()
         self.labels = self._pins["keypad"]["labels"]
         self.heap = toolchain.heap_bytes(FIRMWARE_HEAP if heap is None else heap)
         self.link = Path(link) if link else None
         self._flash_arg = Path(flash) if flash else None
         self._firmware = firmware
-        self._uid = uid
         self.oled = SSD1306()
         self.received = 0  # bytes the host wrote to the serial port (before line faults)
         self._fit_rtc = rtc
@@ -278,10 +276,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             listener(event, data)
 
     # --- the interpreter ---------------------------------------------------------------------
-    def _uid_text(self):
-        uid = self._uid or b"\x24\x0a\xc4" + hashlib.sha256(str(Path(self.flash).resolve()).encode()).digest()[:3]
-        return ":".join("%02x" % b for b in uid)
-
     def _spawn(self, mode, cause):
         self._cause = cause
         master, slave = _raw_pty()
@@ -292,7 +286,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         env = dict(os.environ, MICROPYPATH=str(self._modules))
         env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
             "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
-            "UID": self._uid_text(), "RTC": self._rtc, "FREE": self._free, "CONSOLE_WAITING": waiting,
+            "UID": self._uid(), "RTC": self._rtc, "FREE": self._free, "CONSOLE_WAITING": waiting,
             "FLASH_US": paces.ESP32.flash_timing(), "PACED": int(bool(self.pace)),
             "RELEASE": self.micropython_version,
             "KEYPAD": "%s/%s" % (",".join(map(str, _gpios(self._pins, "key_row"))),
@@ -317,6 +311,10 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self.powered = True
         self._register(master, self._on_console)
         self._emit("power", True)
+
+    def _uid(self):
+        """machine.unique_id(): Espressif's OUI and 3 bytes that name the image."""
+        return (b"\x24\x0a\xc4" + hashlib.sha256(str(self.flash.resolve()).encode()).digest()[:3]).hex(":")
 
     def _kill(self):
         if self._proc and self._proc.poll() is None:
