@@ -139,8 +139,9 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         try:
             self.flash = self._flash_arg or self._tmp / "flash.img"
             if not self.flash.exists():
-                content = flash.firmware_staging() if self._firmware is True else self._firmware or None
-                flash.create(self.flash, content)
+                from croupier.build import build_firmware  # what `croupier flash` deploys
+
+                flash.create(self.flash, build_firmware() if self._firmware is True else self._firmware or None)
             flash.check(self.flash)
             self._image_lock = flash.lock(self.flash)  # an fd: close() releases it with the others
             if self._fit_rtc:

@@ -21,14 +21,6 @@ UNUSED_DAYS = 7
 SKIP = "manifest.json"  # a build's manifest describes the image, it is not part of it
 
 
-def firmware_staging() -> Path:
-    """The compiled firmware, exactly what `croupier flash` deploys (its manifest stays on
-    the host)."""
-    from croupier.build import build_firmware
-
-    return build_firmware()
-
-
 def _tree_hash(folder: Path) -> str:
     digest = hashlib.sha256()
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
