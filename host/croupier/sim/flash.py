@@ -4,7 +4,6 @@ A fresh image is a copy of a template made once per (firmware build, image geome
 board-side code): formatting and copying the firmware in costs an interpreter run, a copy
 costs a millisecond.
 """
-import binascii
 import fcntl
 import hashlib
 import os
@@ -79,14 +78,13 @@ def read_files(path: Path) -> dict:
     files = {}
     for line in toolchain.run_tool("dump", path).splitlines():
         kind, name, *data = line.split(" ")
-        files[name] = binascii.unhexlify(data[0]) if kind == "F" else None
+        files[name] = bytes.fromhex(data[0]) if kind == "F" else None
     return files
 
 
 def lock(path: Path) -> int:
-    """Take path for one running board: -> an fd holding flock on it, released when closed
-    (or when the process dies). Two boards writing one image corrupt each other's journal:
-    SimError naming the holder when another board has it."""
+    """-> an fd holding flock on path, for one running board (two would corrupt each other's
+    journal); SimError naming the holder when another board has it."""
     fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -101,14 +99,10 @@ def _holder(path: Path) -> str:
     """'pid N: COMMAND' of the process holding path's flock, from /proc/locks (Linux)."""
     st = os.stat(path)
     inode = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
-    try:
-        with open("/proc/locks") as f:
-            rows = [line.split() for line in f]
-    except OSError:
-        rows = []
-    for row in rows:  # "1: FLOCK ADVISORY WRITE <pid> <maj:min:inode> 0 EOF" (waiters: "1: -> FLOCK ...")
-        if len(row) >= 6 and row[1] == "FLOCK" and row[5] == inode:
-            return "pid %s%s" % (row[4], _command(row[4]))
+    with open("/proc/locks") as f:
+        for row in map(str.split, f):  # "1: FLOCK ADVISORY WRITE <pid> <maj:min:inode> 0 EOF" (waiters: "1: -> ...")
+            if row[1] == "FLOCK" and row[5] == inode:
+                return "pid %s%s" % (row[4], _command(row[4]))
     return "pid unknown"
 
 
