@@ -100,7 +100,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self._keys_since = None  # when _keys took its value (None: as the interpreter started)
         self._cut = None  # armed power cut message, resent to each new interpreter
         self._rtc = "0"
-        self._cause = PWRON_RESET
         self._output = bytearray()
         self._output_base = 0  # stream position of _output[0]
         self._listeners = []
@@ -235,11 +234,9 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         return paces.emulation_ns(self.heap + SIM_HEAP)
 
     def work(self) -> dict:
-        """The running interpreter's CPU time (ns, /proc/<pid>/schedstat: exact, all of it
-        the board's own) and how many times it ran (woke up, from the same), its read and
-        write system calls (/proc/<pid>/io: each one the emulation's; pace.chip_ms takes
-        them and the wake-ups out at their host cost, emulation_ns), and the emulated I2C
-        bus and flash busy time (µs) so far."""
+        """The interpreter's CPU ns and wake-ups (/proc/<pid>/schedstat), its read and write
+        system calls (/proc/<pid>/io, each one the emulation's: pace.chip_parts takes them out)
+        and the emulated I2C bus and flash busy µs, so far."""
         with self._lock:
             if self._proc is None:
                 raise toolchain.SimError("the board is off: no interpreter's work to read")
@@ -329,11 +326,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             self.throttle.close()
             self.throttle = None
         if self._proc:
-            try:
-                code = self._proc.wait(5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self._proc.pid, signal.SIGKILL)
-                code = self._proc.wait(5)
+            code = self._proc.wait(5)  # killed, or its console closed: it is ending
             self._proc = None
         for end in ("_console", "_side"):
             obj = getattr(self, end)
