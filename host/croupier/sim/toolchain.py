@@ -4,6 +4,7 @@ The board-side modules (machine.py, the boot/REPL runtime, the flash block devic
 sim/mpy as source and run precompiled: mpy-cross turns them into .mpy files, cached per
 source hash, so the board neither parses them nor spends heap compiling them.
 """
+import functools
 import hashlib
 import os
 import shutil
@@ -74,9 +75,9 @@ def _run_micropython(binary, args, **options):
         raise SimError("cannot run the MicroPython unix port at %s: %s" % (binary, err.strerror)) from None
 
 
-def run_tool(*args, timeout=60) -> str:
+def run_tool(*args) -> str:
     """Run the image tool (mpy/_sim_image.py) on the unix port; -> its output."""
-    proc = _run_micropython(micropython(), ["-m", "_sim_image", *map(str, args)], timeout=timeout,
+    proc = _run_micropython(micropython(), ["-m", "_sim_image", *map(str, args)], timeout=60,
                             env=dict(os.environ, MICROPYPATH=str(board_modules())))
     if proc.returncode:
         raise SimError("image tool %s failed: %s" % (args[0], (proc.stderr or proc.stdout).strip()[-2000:]))
@@ -96,18 +97,13 @@ def heap_bytes(size) -> int:
     return value
 
 
-_bare_free = {}
-
-
+@functools.lru_cache(maxsize=None)
 def bare_free(heap: int) -> int:
-    """Free heap of a bare interpreter started with this heap size (cached per process):
-    what a board with that heap leaves its program."""
+    """Free heap of a bare interpreter started with this heap size (once a process): what a
+    board with that heap leaves its program."""
     binary = micropython()
-    key = (binary, heap)
-    if key not in _bare_free:
-        proc = _run_micropython(binary, ["-X", "heapsize=%d" % heap, "-c",
-                                         "import gc; gc.collect(); print(gc.mem_free())"], timeout=30)
-        if proc.returncode:
-            raise SimError("cannot start %s: %s" % (binary, proc.stderr.strip()))
-        _bare_free[key] = int(proc.stdout)
-    return _bare_free[key]
+    proc = _run_micropython(binary, ["-X", "heapsize=%d" % heap, "-c", "import gc; gc.collect(); print(gc.mem_free())"],
+                            timeout=30)
+    if proc.returncode:
+        raise SimError("cannot start %s: %s" % (binary, proc.stderr.strip()))
+    return int(proc.stdout)
