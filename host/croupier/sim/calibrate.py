@@ -18,15 +18,14 @@ sys.stdout.write("pystone result %%d %%d\\n" %% (ms, stones))
 """
 
 
-def run_on_board(pace="esp32", loops=LOOPS, timeout=120) -> dict:
-    """Run pystone as a board's main.py. -> {'pystones': per wall second, as the benchmark
-    reports it, 'factor': the throttle's, 'cpu_share': the board's CPU time over its
-    budget (wall time / factor) meanwhile, 'per_budget': pystones per second of budget
-    used, 'realtime': whether its pacer was real-time}."""
+def run_on_board(pace="esp32", timeout=120) -> dict:
+    """Run pystone as a board's main.py. -> {'pystones': per wall second, 'factor': the
+    throttle's, 'cpu_share': the board's CPU time over its budget (wall time / factor),
+    'per_budget': pystones per second of budget used, 'realtime': the pacer's}."""
     work = Path(tempfile.mkdtemp(prefix="croupier-pystone-"))
     try:
         shutil.copy(pystone.source(), work / pystone.MODULE)
-        (work / "main.py").write_text(MAIN % loops)
+        (work / "main.py").write_text(MAIN % LOOPS)
         with VirtualBoard(firmware=work, flash=work / "flash.img", pace=pace) as board:
             board.wait_output(START, timeout=timeout)
             before, mark, started = board.work(), board.mark(), time.monotonic_ns()

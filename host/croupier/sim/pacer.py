@@ -1,14 +1,10 @@
-"""The pace's throttle (croupier.sim.pace.Throttle): holds process PID's CPU time to wall
-time / FACTOR by stopping (SIGSTOP) and continuing (SIGCONT) it.
+"""The pace's throttle (croupier.sim.pace.Throttle), `python pacer.py PID FACTOR CONTROL_FD`:
+holds process PID's CPU time to wall time / FACTOR by stopping (SIGSTOP) and continuing
+(SIGCONT) it, from a byte on CONTROL_FD to its end of file, and leaves PID running.
 
-A process of its own, as a thread of the host's Python process would need the GIL to stop
-the board, which a computing thread hands over only every 5 ms (Python's switch interval):
-a second of the chip's time at the pace's factor.
-
-    python pacer.py PID FACTOR CONTROL_FD
-
-It starts at a byte on CONTROL_FD and ends at its end of file, leaving PID running. The
-standard library only, so that it starts quickly.
+A process of its own: a thread of the host's Python would need the GIL, which a computing
+thread hands over only every 5 ms, a second of the chip's time. Standard library only, to
+start quickly.
 """
 import os
 import select
@@ -21,18 +17,12 @@ import time
 TICK = 0.001
 
 
-def cpu_clock(pid):
-    """The clock id of a process's CPU time (clock_getcpuclockid's CPUCLOCK_SCHED), for
-    time.clock_gettime_ns: exact, and a fraction of a µs a read."""
-    return (~pid << 3) | 2
-
-
 def run(pid, factor, control):
     """Budget: wall time / factor. What the process used beyond it is owed, and paid back
     stopped; an idle process banks nothing, so a burst after a pause is paced at once."""
     if not os.read(control, 1):
         return
-    clock = cpu_clock(pid)
+    clock = (~pid << 3) | 2  # pid's CPU time (clock_getcpuclockid's CPUCLOCK_SCHED): exact, < 1 µs a read
     ended = select.poll()
     ended.register(control, select.POLLIN)
     wall, cpu = time.monotonic_ns(), time.clock_gettime_ns(clock)

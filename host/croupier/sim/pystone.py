@@ -1,11 +1,9 @@
 """Pystone, the benchmark that defines the pace (croupier.sim.pace): its score per second
 of the unix port's CPU time over the chip's is the pace's factor.
 
-The benchmark is micropython-pystone-lowmem from the package index. Its release is a bare
-source archive without the metadata pip installs from (it was made for MicroPython's own
-installer), so pip cannot install it: pip's own finder and session fetch the archive from
-the index pip is configured with, its hash is checked, and the module is kept in the
-virtual board's cache.
+micropython-pystone-lowmem's release is a bare source archive without the metadata pip
+installs from, so pip's own finder and session fetch it from the index pip is configured
+with; its hash is checked and the module kept in the virtual board's cache.
 """
 import hashlib
 import io
@@ -58,32 +56,27 @@ def _fetch_module() -> bytes:
     raise toolchain.SimError("%s holds no %s" % (PACKAGE, MODULE))
 
 
-def cpu_rate(heap, loops=30000, runs=5) -> float:
+def cpu_rate(heap, loops=30000) -> float:
     """Pystones per second of CPU time of the unix port at full speed, with a board's heap
-    (bytes: a smaller one collects more often, as the chip's does): `loops` passes over the
-    CPU time they take (extra_cpu_seconds, the fastest of 3 start-ups and of `runs` runs)."""
+    (bytes: a smaller one collects more often, as the chip's does)."""
     code = "import pystone_lowmem as p; p.pystones(%d)"
-    return loops / extra_cpu_seconds(code % 0, code % loops, heap, source().parent, 3, runs)
+    return loops / extra_cpu_seconds(code % 0, code % loops, heap, source().parent, 3, 5)
 
 
 def extra_cpu_seconds(idle, busy, heap, path, starts, runs) -> float:
-    """The unix port's user + system time to run code `busy` less that of code `idle` (its
-    start-up): the fastest of `starts` runs of idle and of `runs` of busy. CPU time, not
-    wall time, so the time other processes of a busy host take does not enter it; what they
-    still cost (caches and memory bandwidth shared with them) only ever slows a run."""
-    start_up = min(unix_cpu_seconds(idle, heap, path) for _ in range(starts))
-    return min(unix_cpu_seconds(busy, heap, path) - start_up for _ in range(runs))
+    """The unix port's CPU time to run code `busy` less that of code `idle` (its start-up),
+    with `heap` bytes of heap and MICROPYPATH `path`: the fastest of `starts` runs of idle and
+    of `runs` of busy. CPU time, so other processes of a busy host only ever slow a run
+    (through the caches they share), never enter it."""
+    def cpu_seconds(code):
+        proc = subprocess.Popen([toolchain.micropython(), "-X", "heapsize=%d" % heap, "-c", code],
+                                env=dict(os.environ, MICROPYPATH=str(path)), stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = status
+        if status:
+            raise toolchain.SimError("the unix port failed on a calibration (status %d)" % status)
+        return usage.ru_utime + usage.ru_stime
 
-
-def unix_cpu_seconds(code, heap, path) -> float:
-    """The unix port's user + system time to run code with `heap` bytes of heap and `path`
-    as MICROPYPATH."""
-    env = dict(os.environ, MICROPYPATH=str(path))
-    proc = subprocess.Popen([toolchain.micropython(), "-X", "heapsize=%d" % heap, "-c", code],
-                            env=env, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = status
-    if status:
-        raise toolchain.SimError("the unix port failed on a calibration (status %d)" % status)
-    return usage.ru_utime + usage.ru_stime
+    start_up = min(cpu_seconds(idle) for _ in range(starts))
+    return min(cpu_seconds(busy) - start_up for _ in range(runs))
 
