@@ -1,4 +1,5 @@
 """The SSD1306 model: a program drawing through I2C leaves exactly its pixels on the glass."""
+from croupier.oled_render import render
 from croupier.sim.oled import SSD1306
 
 # A driver as micropython-lib's: init sequence, horizontal addressing, whole frame per show().
@@ -43,7 +44,7 @@ def test_program_drawing_leaves_exactly_its_pixels(make_board):
     assert lit(board.glass()) == expected
     assert board.oled.display_on and board.oled.contrast == 0xFF
     assert board.i2c_bytes == 25 * 2 + 6 * 2 + 1025  # commands as (0x80, cmd) pairs, then the frame
-    image = board.image(scale=4)
+    image = render(board.glass(), scale=4, contrast=board.oled.contrast)
     assert image.size == (512, 256)
     assert image.getpixel((127 * 4 + 1, 63 * 4 + 1)) != image.getpixel((0, 0))
 

@@ -9,7 +9,7 @@ import time
 from croupier.sim import channel, toolchain
 
 SIDE_DEADLINE = 5.0  # seconds the board may take to read a side-channel message
-LOGICAL_KEYS = {"ok": "#", "undo": "*", "a": "A", "b": "B", "c": "C", "d": "D", "menu": "D"}
+LOGICAL_KEYS = {"ok": "#", "undo": "*", "menu": "D"}  # and a key's label, any case
 
 
 class SideChannel:
@@ -53,12 +53,6 @@ class SideChannel:
         """The OLED as seen on the glass: 1024 bytes in page order, like the `screen` command."""
         with self._lock:
             return self.oled.glass()
-
-    def image(self, scale=4):
-        from croupier.oled_render import render
-
-        with self._lock:
-            return render(self.oled.glass(), scale=scale, contrast=self.oled.contrast)
 
     @property
     def tones(self):
