@@ -1,10 +1,9 @@
 """The DS3231 real-time clock as the I2C bus sees it: a register pointer and 19 registers.
 
-The time registers (0x00-0x06, BCD, 12- or 24-hour as last written) read the host's clock
-plus an offset, latched at each transaction's start. The offset and the oscillator-stop
-flag live in the coin-cell file beside the flash image; a module never set, or whose file
-is gone, has OSF set and counts from 2000-01-01. Alarms and aging are kept, not simulated;
-the temperature reads 25.00 degrees C.
+The time registers (BCD, 12- or 24-hour as last written) read the host's clock plus an
+offset, latched at each transaction's start. The offset and the oscillator-stop flag live in
+a coin-cell file beside the flash image (none yet: OSF set, from 2000-01-01). Alarms and
+aging are kept, not simulated; the temperature reads 25.00 degrees C.
 """
 import datetime
 import json

@@ -10,10 +10,9 @@ from croupier.sim import channel, uart
 
 class Faults:
     def faults(self, drop=0.0, corrupt=0.0, baud=None, seed=None, direction="both"):
-        """Serial line faults on the relay: drop/corrupt probabilities per byte, a baud rate
-        (8N1 timing; default: the UART's, 115200, into the board, and out of a paced one; an
-        unpaced board's output is not held back) and a seed; direction 'both', 'to_board'
-        or 'to_host'."""
+        """Serial line faults: drop/corrupt probabilities per byte, a baud rate (default: the
+        UART's into the board and out of a paced one; an unpaced board's output is not held
+        back) and a seed, on direction 'both', 'to_board' or 'to_host'."""
         lines = {"both": (self._to_board, self._to_host), "to_board": (self._to_board,),
                  "to_host": (self._to_host,)}
         if direction not in lines:
@@ -25,10 +24,8 @@ class Faults:
         self._wake()
 
     def stall(self, seconds):
-        """Stop the interpreter for `seconds` (SIGSTOP), then continue it: a chip busy in a
-        flash erase, a collection or a debugger. The line keeps delivering meanwhile, into the
-        receive path, whose overflow counts (rx_overflow). Not for a paced board (its pacer
-        stops and continues the interpreter too). Returns at once when no interpreter runs."""
+        """Stop the interpreter for `seconds` (SIGSTOP), as a chip busy in a flash erase or a
+        collection; the line keeps delivering into the receive path, whose overflow counts."""
         if self.pace:
             raise ValueError("stall() is for an unpaced board: a paced one's pacer stops it too")
         with self._lock:
@@ -45,9 +42,9 @@ class Faults:
 
     def cut_power(self, after_writes=None, within=None, seed=None, tear=True):
         """Arm a power cut at the after_writes-th next flash write (prog or erase), or at a
-        random one of the next `within` (seeded). tear: the cut write lands half-done.
-        The board stays off until restart(). Armed before start(), it counts from the first
-        write after power-on. -> the write count it will die at."""
+        random one of the next `within` (seeded); tear: that write lands half-done. Armed
+        before start(), it counts from power-on; the board stays off until restart().
+        -> the write count it will die at."""
         if (after_writes is None) == (within is None):
             raise ValueError("give after_writes or within")
         n = after_writes if within is None else random.Random(seed).randint(1, within)

@@ -1,11 +1,8 @@
-"""One direction of the virtual board's serial line: faults and a baud-rate limit.
-
-Bytes pushed in come out of take() as a real line would deliver them: some dropped or
-corrupted (each with its probability, from a seeded generator, so a failing run can be
-replayed) and, with a baud rate set, no faster than 10 bits per byte (8N1).
+"""One direction of the virtual board's serial line: bytes pushed in come out of take() as
+a real line delivers them, some dropped or corrupted (seeded, so a failing run replays) and,
+with a baud rate, no faster than 10 bits a byte (8N1).
 """
 import random
-
 
 LATE_AFTER = 0.005  # s: a taker later than this finds the line paused (a busy host), no burst
 
@@ -37,8 +34,6 @@ class Line:
         return None if self.baud is None else 10.0 / self.baud
 
     def push(self, data: bytes):
-        if not data:
-            return
         if not self._queue:
             self._idle = True
         if not (self.drop or self.corrupt):
@@ -80,7 +75,6 @@ class Line:
         return out
 
     def pending(self) -> int:
-        """Bytes on the line, yet to cross it."""
         return len(self._queue)
 
     def wait(self, now: float):

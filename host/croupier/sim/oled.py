@@ -1,8 +1,6 @@
-"""The SSD1306 controller as the I2C bus sees it: a command decoder and 1 KiB of GDDRAM.
-
-Fed with the bytes of each I2C write to its address; glass() is what its state puts on the
-panel (docs/virtual-board.md, "SSD1306"). Commands that only tune the analog side are
-taken, not drawn.
+"""The SSD1306 controller as the I2C bus sees it: a command decoder and 1 KiB of GDDRAM,
+fed each I2C write to its address; glass() is what its state puts on the panel
+(docs/virtual-board.md, "SSD1306"). Commands that only tune the analog side are not drawn.
 """
 WIDTH = 128
 HEIGHT = 64
@@ -18,10 +16,7 @@ class SSD1306:
     def __init__(self):
         self.ram = bytearray(WIDTH * PAGES)  # page-major: ram[page * 128 + column]
         self.bytes_received = 0  # every byte of every write, control bytes included
-        self.reset()
-
-    def reset(self):
-        """Power-on state (datasheet section 8.9): display off, page mode, no remap."""
+        # the power-on state (datasheet section 8.9): display off, page mode, no remap
         self.display_on = False
         self.charge_pump = False
         self.contrast = 0x7F
@@ -46,15 +41,10 @@ class SSD1306:
         i = 0
         while i < len(data):
             control = data[i]
-            i += 1
-            last = not control & 0x80  # Co = 0: the rest of the transaction is one stream
-            is_data = bool(control & 0x40)
-            chunk = data[i:] if last else data[i:i + 1]
-            i += len(chunk)
+            chunk = data[i + 1:] if not control & 0x80 else data[i + 1:i + 2]  # Co = 0: the rest is one stream
+            i += 1 + len(chunk)
             for byte in chunk:
-                self._data(byte) if is_data else self._command(byte)
-            if last:
-                break
+                self._data(byte) if control & 0x40 else self._command(byte)
 
     def read_status(self) -> int:
         """The status byte an I2C read returns: bit 6 set while the display is off."""
@@ -133,8 +123,8 @@ class SSD1306:
         return self.display_on and self.charge_pump
 
     def glass(self) -> bytes:
-        """The picture on the panel, in the same page order as GDDRAM (bit 0 = top pixel):
-        what a camera would see, as the framebuffer a driver meant to show."""
+        """The picture on the panel, in GDDRAM's page order (bit 0 = top pixel): what a camera
+        would see, as the framebuffer a driver meant to show."""
         out = bytearray(WIDTH * PAGES)
         if not self.lit():
             return bytes(out)

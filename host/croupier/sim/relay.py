@@ -1,11 +1,8 @@
-"""The virtual board's serial line (VirtualBoard's line I/O): the serial-port pty to the
-interpreter's console pty through the UART's receive path, the board's output back, and the
---link symlink to the serial port.
+"""The virtual board's serial line (VirtualBoard's line I/O) and its --link symlink.
 
-Into the board the line runs at the UART's 115200 baud (line.Line, with its faults) into
-the FIFO, whose interrupt moves it into the 259-byte ring, the console pty, counting what
-overflows (croupier.sim.uart), paced or not. A 0x03 becomes SIGINT, as the UART's
-interrupt character does. The board's output is kept for wait_output() and sent on.
+Into the board: the serial-port pty at 115200 baud (line.Line, with its faults), the UART's
+FIFO and the 259-byte ring that is the console pty, counting what overflows
+(croupier.sim.uart); a 0x03 becomes SIGINT. Out: the board's output, kept for wait_output().
 """
 import fcntl
 import os
@@ -27,8 +24,8 @@ class SerialRelay:
 
     # --- the serial port's link ---------------------------------------------------------------------
     def _take_link(self):
-        """Make self.link a symlink to our port. A link to a port that still exists belongs
-        to a running board and is left alone; a stale one (its board gone) is replaced."""
+        """Make self.link a symlink to our port; a link to a port that still exists is a
+        running board's and is left alone."""
         if self.link.is_symlink() and (not self.link.exists() or self._owns_link()):
             self.link.unlink()  # the port it named is gone (or was given to us again)
         try:
@@ -66,8 +63,7 @@ class SerialRelay:
                    lambda: "board output still on its way to the port (%d bytes)" % len(self._unsent))
 
     def wait_delivered(self, timeout=60.0):
-        """Wait until the line into the board has carried what the relay took from the
-        serial port (into the board's stdin ring, or lost to it)."""
+        """Wait until what the relay took from the serial port is in the ring (or lost to it)."""
         self._wait(lambda: not (self._to_board.pending() or len(self._fifo)), timeout,
                    lambda: "serial input still on its way to the board")
 
@@ -80,8 +76,6 @@ class SerialRelay:
             if data:  # in the FIFO once it has crossed
                 per_byte = self._to_board.byte_time
                 self._fifo.arrive(data, self._to_board.began + len(data) * per_byte, per_byte)
-                if not self._to_board.pending():
-                    self._changed.notify_all()  # for wait_delivered()
             elif self._rx:
                 self._flush_rx()
             if self._fifo.due(now):
@@ -105,8 +99,7 @@ class SerialRelay:
         return min(waits) if waits else None
 
     def _to_ring(self, batch: bytes):
-        """The UART interrupt's batch into the ring (croupier.sim.uart): what does not fit is
-        lost, the newest first; each Ctrl-C becomes SIGINT (_interrupt)."""
+        """The UART interrupt's batch into the ring: what does not fit is lost, the newest first."""
         parts = batch.split(bytes((INTERRUPT,)))
         for i, part in enumerate(parts):
             unread = self._ring_queued() + len(self._rx)
@@ -120,12 +113,12 @@ class SerialRelay:
     def _interrupt(self):
         """A Ctrl-C: SIGINT, as the UART's interrupt character schedules a KeyboardInterrupt."""
         now = time.monotonic()
-        if self._proc and now - self._last_interrupt > 0.1:  # a second SIGINT before the first is handled kills the unix port
+        if self._proc and now - self._last_interrupt > 0.1:  # a second one before the first is handled kills the port
             os.kill(self._proc.pid, signal.SIGINT)
             self._last_interrupt = now
 
     def _ring_queued(self):
-        """Bytes in the console's queue (the ring): its slave end, opened for a moment, tells."""
+        """Bytes in the ring (the console's queue): its slave end, opened for a moment, tells."""
         try:
             fd = os.open(self._console_name, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
         except OSError:

@@ -17,8 +17,7 @@ BATCH = FIFO - 8
 
 
 class Fifo:
-    """The UART's receive FIFO: bytes in as the line delivers them, out in the interrupt's
-    batches."""
+    """The UART's receive FIFO: bytes in as the line delivers them, out in the interrupt's batches."""
 
     def __init__(self):
         self._bytes = bytearray()
