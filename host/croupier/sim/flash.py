@@ -1,8 +1,6 @@
 """Flash images: littlefs2 files like the ESP32's 2 MiB vfs partition, with the firmware.
-
 A fresh image is a copy of a template made once per (firmware build, image geometry,
-board-side code): formatting and copying the firmware in costs an interpreter run, a copy
-costs a millisecond.
+board-side code): formatting costs an interpreter run, a copy a millisecond.
 """
 import fcntl
 import hashlib
@@ -20,19 +18,12 @@ UNUSED_DAYS = 7
 SKIP = "manifest.json"  # a build's manifest describes the image, it is not part of it
 
 
-def _tree_hash(folder: Path) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        rel = path.relative_to(folder).as_posix()
-        if rel != SKIP:
-            digest.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
-
-
 def template(content: Path = None) -> Path:
     """The cached pristine image holding the folder `content` (None: an empty filesystem)."""
-    key = hashlib.sha256(("%d/%d/%s/%s" % (BLOCK_SIZE, BLOCKS, toolchain.sources_hash(),
-                                           _tree_hash(content) if content else "empty")).encode())
+    tree = "empty"
+    if content:
+        tree = toolchain.files_hash(content, (p for p in content.rglob("*") if p.is_file() and p != content / SKIP))
+    key = hashlib.sha256(("%d/%d/%s/%s" % (BLOCK_SIZE, BLOCKS, toolchain.sources_hash(), tree)).encode())
     path = toolchain.cache_dir() / ("flash-%s.img" % key.hexdigest()[:16])
     if path.is_file():
         os.utime(path)  # in use: keep it from being pruned

@@ -1,8 +1,6 @@
-"""The MicroPython unix port and the board-side modules of the virtual board.
-
-The board-side modules (machine.py, the boot/REPL runtime, the flash block device) live in
-sim/mpy as source and run precompiled: mpy-cross turns them into .mpy files, cached per
-source hash, so the board neither parses them nor spends heap compiling them.
+"""The MicroPython unix port and the board-side modules of the virtual board (sim/mpy),
+precompiled by mpy-cross and cached per source hash: the board neither parses them nor
+spends heap compiling them.
 """
 import functools
 import hashlib
@@ -38,11 +36,16 @@ def cache_dir() -> Path:
     return path
 
 
-def sources_hash() -> str:
+def files_hash(root: Path, paths) -> str:
+    """A short hash of the files `paths` below root: their names (relative) and contents."""
     digest = hashlib.sha256()
-    for path in sorted(BOARD_SOURCES.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(paths):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
+
+
+def sources_hash() -> str:
+    return files_hash(BOARD_SOURCES, BOARD_SOURCES.glob("*.py"))
 
 
 def board_modules() -> Path:
