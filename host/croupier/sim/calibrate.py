@@ -22,8 +22,8 @@ def run_on_board(pace="esp32", timeout=120) -> dict:
     """Run pystone as a board's main.py. -> {'pystones': per wall second, 'factor': the
     throttle's, 'cpu_share': the board's CPU time over its budget (wall time / factor),
     'per_budget': pystones per second of budget used, 'realtime': the pacer's}."""
-    work = Path(tempfile.mkdtemp(prefix="croupier-pystone-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="croupier-pystone-") as folder:
+        work = Path(folder)
         shutil.copy(pystone.source(), work / pystone.MODULE)
         (work / "main.py").write_text(MAIN % LOOPS)
         with VirtualBoard(firmware=work, flash=work / "flash.img", pace=pace) as board:
@@ -33,8 +33,6 @@ def run_on_board(pace="esp32", timeout=120) -> dict:
             after, wall = board.work(), time.monotonic_ns() - started
             out = board.wait_output(b"\r\n", timeout=timeout, since=mark + out.index(RESULT))
             factor, realtime = board.throttle.factor, board.throttle.realtime
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     stones = int(out[len(RESULT):].split()[1])
     share = (after["cpu_ns"] - before["cpu_ns"]) * factor / wall
     return {"pystones": stones, "factor": factor, "cpu_share": share, "per_budget": stones / share if share else 0.0,

@@ -120,5 +120,4 @@ class DS3231:
 
 def cell_of(flash: Path) -> Path:
     """The offset file of the module fitted to the board with this flash image."""
-    flash = Path(flash)
-    return flash.with_name(flash.name + ".rtc")
+    return Path(str(flash) + ".rtc")

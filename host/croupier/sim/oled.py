@@ -111,12 +111,11 @@ class SSD1306:
             else:
                 self.col = self.col_start
                 self.page = self.page + 1 if self.page < self.page_end else self.page_start
+        elif self.page < self.page_end:  # vertical addressing
+            self.page += 1
         else:
-            if self.page < self.page_end:
-                self.page += 1
-            else:
-                self.page = self.page_start
-                self.col = self.col + 1 if self.col < self.col_end else self.col_start
+            self.page = self.page_start
+            self.col = self.col + 1 if self.col < self.col_end else self.col_start
 
     # --- the glass ---------------------------------------------------------------------
     def lit(self) -> bool:
