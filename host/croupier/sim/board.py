@@ -118,8 +118,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self._to_host = Line(slack=float("inf"))  # the host's end buffers: bytes the relay came late to arrive at once
         self.faults()  # the line into the board runs at the UART's baud rate
         self._last_interrupt = 0.0
-        self._next_start = None  # (mode, cause) of the interpreter to start after this one
-        self._spawn_request = None  # (mode, cause) to start now, on the I/O thread
+        self._spawn_request = None  # (mode, cause) to start on the I/O thread once none runs
         self._killing = False  # the supervisor stopped the interpreter (reset, power)
         self._quick_crashes = 0
         self._closing = False
@@ -204,22 +203,16 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
 
     def power_off(self):
         """Cut the power now, whatever the board is doing (an armed cut is dropped)."""
-        with self._lock:
-            self._next_start = None
-            self._cut = None
-            self._kill()
-        self._wake()
+        self._restart(None)
 
     def _restart(self, cause):
+        """Stop the interpreter if one runs; start one with this reset cause (None: stay off)."""
         with self._lock:
             if self._closing:
                 return
             self._cut = None
-            if self._proc:
-                self._next_start = ("friendly", cause)
-                self._kill()
-            else:
-                self._spawn_request = ("friendly", cause)
+            self._spawn_request = ("friendly", cause) if cause else None
+            self._kill()
         self._wake()
 
     # --- the work done, for the chip's time (croupier.sim.pace.chip_ms) -----------------------
@@ -340,16 +333,13 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
 
     def _on_exit(self):
         """The console closed: the interpreter ended. Decide what the board does next."""
-        planned, self._next_start = self._next_start, None
         on_purpose, self._killing = self._killing, False
         code = self._reap()
         self.powered = False
-        if self._closing:
-            return
-        if planned:
-            self._spawn(*planned)
-        elif code in SOFT_REBOOT_CODES:
-            self._spawn(SOFT_REBOOT_CODES[code], self._cause)
+        if self._closing or self._spawn_request:
+            return  # a reset: _loop starts the next interpreter
+        if code in SOFT_REBOOT_CODES:
+            self._spawn_request = (SOFT_REBOOT_CODES[code], self._cause)
         elif on_purpose:
             self._emit("power", False)  # power_off() or a power cut: off until restart()
         else:
@@ -362,7 +352,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                 self._emit("power", False)
                 return
             self._board_output((note + ", rebooting\r\n").encode())
-            self._spawn("friendly", SOFT_RESET)  # as a panic reboots the ESP32
+            self._spawn_request = ("friendly", SOFT_RESET)  # as a panic reboots the ESP32
 
     # --- the I/O thread ------------------------------------------------------------------------
     def _register(self, fileobj, handler):
@@ -373,7 +363,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             with self._lock:
                 if self._closing:
                     return
-                if self._spawn_request:  # spawned here only: PDEATHSIG follows this thread
+                if self._spawn_request and self._proc is None:  # here only: PDEATHSIG follows this thread
                     request, self._spawn_request = self._spawn_request, None
                     try:
                         self._spawn(*request)

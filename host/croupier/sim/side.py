@@ -46,7 +46,7 @@ class SideChannel:
     # --- what the board shows and plays --------------------------------------------------------
     @property
     def i2c_bytes(self):
-        """Bytes written on the I2C bus so far, control bytes included."""
+        """Bytes written to the OLED over I2C so far, control bytes included."""
         return self.oled.bytes_received
 
     def glass(self) -> bytes:
@@ -120,7 +120,7 @@ class SideChannel:
             self._cut = None
             self._kill()
         elif kind == channel.RESET:
-            self._next_start = ("friendly", channel.SOFT_RESET)  # esp_restart(): ESP_RST_SW
+            self._spawn_request = ("friendly", channel.SOFT_RESET)  # esp_restart(): ESP_RST_SW
             self._kill()
         elif kind == channel.RTC_SET:
             self._rtc = payload.decode()
