@@ -156,9 +156,8 @@ class SerialRelay:
 
     def _board_output(self, data):
         self._output += data
-        if len(self._output) > OUTPUT_KEPT:
-            cut = len(self._output) - OUTPUT_KEPT
-            del self._output[:cut]
-            self._output_base += cut
+        cut = max(0, len(self._output) - OUTPUT_KEPT)
+        del self._output[:cut]
+        self._output_base += cut
         self._to_host.push(data)
         self._emit("output", data)
