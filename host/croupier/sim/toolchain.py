@@ -5,7 +5,6 @@ spends heap compiling them.
 import functools
 import hashlib
 import os
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -55,19 +54,17 @@ def board_modules() -> Path:
     target = cache_dir() / ("mpy-" + digest)
     if target.is_dir():
         return target
-    work = Path(tempfile.mkdtemp(prefix=".mpy-", dir=cache_dir()))
-    try:
-        for source in sorted(BOARD_SOURCES.glob("*.py")):
-            compile_module(compiler, BOARD_SOURCES, source.name, work)
+    with tempfile.TemporaryDirectory(prefix=".mpy-", dir=cache_dir(), ignore_cleanup_errors=True) as work:
+        try:
+            for source in sorted(BOARD_SOURCES.glob("*.py")):
+                compile_module(compiler, BOARD_SOURCES, source.name, Path(work))
+        except BuildError as exc:
+            raise SimError(str(exc)) from exc
         try:
             os.rename(work, target)  # atomic; a concurrent build of the same sources may win
         except OSError:
             if not target.is_dir():
                 raise
-    except BuildError as exc:
-        raise SimError(str(exc)) from exc
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     return target
 
 
