@@ -14,9 +14,9 @@ import _sim_channel as ch
 import _sim_heap
 import _sim_stdio
 
-_sim_stdio.install()  # first: everything from here on prints as on a board
-import sys  # noqa: E402 (the board's: _sim_sys)
 ch.connect(ch.env("SOCK"))
+_sim_stdio.install()  # everything from here on prints as on a board
+import sys  # noqa: E402 (the board's: _sim_sys)
 import machine  # noqa: E402,F401 (imported before / becomes the flash: it lives on the host)
 import _sim_wake  # noqa: E402
 from flashbdev import bdev  # noqa: E402 (the port's frozen module; opens the image while / is the host's)

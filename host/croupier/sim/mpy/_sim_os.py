@@ -1,6 +1,5 @@
-# `os` as programs on the virtual board see it (_sim_stdio.install() registers it under that
-# name): the unix port's own module, which has no dupterm, with the ESP32 port's os.dupterm
-# (extmod/os_dupterm.c, modelled in _sim_stdio, where the console is).
+# `os` as programs on the virtual board see it (_sim_stdio.install() registers it): the unix
+# port's own, with the ESP32 port's os.dupterm (extmod/os_dupterm.c, modelled in _sim_stdio).
 from os import *  # noqa: F401,F403
 import os as _os
 

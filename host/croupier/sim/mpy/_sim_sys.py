@@ -11,10 +11,8 @@ stderr = stdout  # one UART for both, as on the ESP32
 
 
 class _Implementation:
-    """sys.implementation of the release picked: version (major, minor, micro, prerelease)
-    as py/modsys.c gives it from v1.22.0; the other fields are the unix port's."""
+    """The unix port's sys.implementation, but version the release's (py/modsys.c)."""
 
-    name = _sys.implementation.name
     version = (RELEASE[0], RELEASE[1], 0, "")
 
     def __getattr__(self, name):
