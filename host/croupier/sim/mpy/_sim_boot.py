@@ -2,16 +2,14 @@
 # the flash at /, run boot.py and main.py, then the REPL: friendly, raw (Ctrl-A) and
 # raw-paste, exactly as mpremote expects them. A soft reset ends this interpreter with exit
 # code 3 (friendly) or 4 (raw REPL); the supervisor starts the next one in that mode.
-# Text goes out through _sim_stdio's cooked stdout, which sends each "\n" as "\r\n" as a
-# board's console does; the console pty itself passes bytes unchanged.
 import gc
 import io
 import micropython
 import os
+import re
 import vfs
 
 import _sim_channel as ch
-import _sim_heap
 import _sim_stdio
 
 ch.connect(ch.env("SOCK"))
@@ -22,6 +20,7 @@ import _sim_wake  # noqa: E402
 from flashbdev import bdev  # noqa: E402 (the port's frozen module; opens the image while / is the host's)
 
 _out = _sim_stdio.stdout
+write = _out.write
 _RAW_PROMPT = "raw REPL; CTRL-B to exit\n"
 
 
@@ -29,13 +28,8 @@ class Reboot(Exception):
     pass
 
 
-def write(s):
-    _out.write(s)
-
-
 def getc():
-    """One byte of serial input (pyexec reads mp_hal_stdin_rx_chr); a Ctrl-C arrives as a
-    KeyboardInterrupt and reads as 3."""
+    """One byte of serial input (pyexec reads mp_hal_stdin_rx_chr); Ctrl-C reads as 3."""
     try:
         return _sim_stdio.rx_chr()
     except KeyboardInterrupt:
@@ -53,38 +47,32 @@ def mount():
     vfs.umount("/")  # the host's filesystem: from here on the board sees only its flash
     vfs.mount(fs, "/")
     os.chdir("/")
-    sys.path.clear()
-    sys.path.extend(("", ".frozen", "/lib"))
+    sys.path[:] = ["", ".frozen", "/lib"]
 
 
 def execute(code, g, mode, name, raw):
-    """Compile and run one input, printing its exception as pyexec does. -> True if it
-    ended normally."""
+    """Compile and run one input, printing its exception as pyexec does; a SystemExit is a
+    soft reset. -> True if it ended normally."""
+    error = None
     try:
         exec(compile(code, name, mode), g)
-        ok = True
-    except SystemExit:
-        ok = None
     except BaseException as e:  # noqa: B902 (KeyboardInterrupt included: print it, go on)
-        ok = e
+        error = e
     while micropython.heap_unlock():  # a program that left the heap locked: the REPL needs it
         pass
     if raw:
         write("\x04")
-    if ok is None:
-        if raw:
-            write("\x04")
-        raise Reboot
-    if ok is not True:
-        print_exception(ok)
+    if error is not None and not isinstance(error, SystemExit):
+        print_exception(error)
     if raw:
         write("\x04")
-    return ok is True
+    if isinstance(error, SystemExit):
+        raise Reboot
+    return error is None
 
 
 def print_exception(e):
-    """The traceback as the board prints it: without the frames of the emulation's own
-    modules (this REPL, the cooked print), which are C code on a board."""
+    """The traceback as a board prints it: without the emulation's own frames (C on a board)."""
     try:
         text = io.StringIO()
         sys.print_exception(e, text)
@@ -104,13 +92,12 @@ def run_file(name, g):
 
 
 def banner():
-    v = sys.implementation.version
-    write("MicroPython v%d.%d.%d%s on %s; ESP32 module (virtual board) with ESP32\n"
-          % (v[0], v[1], v[2], "-" + v[3] if len(v) > 3 and v[3] else "", sys.version.split(" on ")[-1]))
+    write("MicroPython v%d.%d.%d on %s; ESP32 module (virtual board) with ESP32\n"
+          % (sys.implementation.version[:3] + (sys.version.split(" on ")[-1],)))
     write('Type "help()" for more information.\n')
 
 
-_COMPOUND = ("if", "while", "for", "try", "with", "def", "class", "async")
+_COMPOUND = re.compile("@|(if|while|for|try|with|def|class|async)([^A-Za-z0-9_]|$)")
 
 
 def continues(text):
@@ -127,29 +114,22 @@ def continues(text):
             elif text[i:i + len(quote)] == quote:
                 i += len(quote) - 1
                 quote = None
-        elif c == "#":
-            while i + 1 < len(text) and text[i + 1] != "\n":
-                i += 1
+        elif c == "#":  # on to the line's end
+            i = (text + "\n").index("\n", i) - 1
         elif c in "'\"":
             quote = text[i:i + 3] if text[i:i + 3] in ("'''", '"""') else c
             i += len(quote) - 1
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
+        elif c in "([{)]}":
+            depth += 1 if c in "([{" else -1
         i += 1
     if quote and len(quote) == 3 or depth > 0 and not quote or text.endswith("\\"):
         return True
-    word = ""
-    for c in text:
-        if not (c.isalpha() or c.isdigit() or c == "_"):
-            break
-        word += c
-    return (text.startswith("@") or word in _COMPOUND) and not text.endswith("\n")
+    return _COMPOUND.match(text) is not None and not text.endswith("\n")
 
 
 def readline(prompt):
-    """-> the line typed, or a control byte (1 raw REPL, 2 banner, 3 cancel, 4 reboot)."""
+    """-> the line typed, or a control byte (1 raw REPL, 2 banner, 4 reboot); Ctrl-C raises
+    KeyboardInterrupt."""
     write(prompt)
     line = ""
     while True:
@@ -160,8 +140,7 @@ def readline(prompt):
         if c in (1, 2, 4) and not line.strip():
             return c
         if c == 3:
-            write("\n")
-            return 3
+            raise KeyboardInterrupt
         if c in (8, 127):
             if line:
                 line = line[:-1]
@@ -182,22 +161,15 @@ def friendly(g):
     while True:
         try:
             line = readline("... " if text is not None else ">>> ")
-            if line == 3:
-                text = None
-                continue
-            if text is None and line == 1:
+            if text is None and line in (1, 2, 4):
                 write("\n")
-                return
-            if text is None and line == 2:
-                write("\n")
+                if line == 1:
+                    return
+                if line == 4:
+                    raise Reboot
                 banner()
                 continue
-            if text is None and line == 4:
-                write("\n")
-                raise Reboot
-            if not isinstance(line, str):
-                line = ""
-            if not line.strip():
+            if not isinstance(line, str) or not line.strip():
                 line = ""
             text = line if text is None else text + "\n" + line
             if continues(text):
@@ -205,40 +177,38 @@ def friendly(g):
             if text.strip():
                 execute(text, g, "single", "<stdin>", False)
             text = None
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C: the statement so far is dropped
             write("\n")
             text = None
 
 
 def raw(g):
     """The raw REPL (and raw-paste mode). -> when the host switches back (Ctrl-B)."""
-    write(_RAW_PROMPT)
+    prompt = _RAW_PROMPT + ">"
     while True:
-        write(">")
+        write(prompt)
+        prompt = ">"
         code = bytearray()
-        while True:
-            c = getc()
-            if c == 1:
-                if len(code) == 2 and code[0] == 5:
-                    raw_paste(g, code[1])
-                    break
-                write(_RAW_PROMPT)
+        c = getc()
+        while c not in (1, 2, 4):
+            if c == 3:
                 code = bytearray()
-                write(">")
-            elif c == 2:
-                write("\n")
-                return
-            elif c == 3:
-                code = bytearray()
-            elif c == 4:
-                write("OK")
-                if not code:
-                    write("\n")
-                    raise Reboot
-                execute(bytes(code), g, "exec", "<stdin>", True)
-                break
             else:
                 code.append(c)
+            c = getc()
+        if c == 2:
+            write("\n")
+            return
+        if c == 1 and len(code) == 2 and code[0] == 5:
+            raw_paste(g, code[1])
+        elif c == 1:
+            prompt = _RAW_PROMPT + ">"  # a fresh raw REPL
+        elif code:
+            write("OK")
+            execute(bytes(code), g, "exec", "<stdin>", True)
+        else:
+            write("OK\n")
+            raise Reboot
 
 
 def raw_paste(g, protocol):
@@ -267,58 +237,52 @@ def raw_paste(g, protocol):
     execute(bytes(code), g, "exec", "<stdin>", True)
 
 
-def reboot():
-    """Soft reset: let finalisers close open files (as gc_sweep_all does), then hand over."""
-    write("MPY: soft reboot\n")
+def _touch_heap():
+    # Every free block written once, before the pace starts at the 'B' below: the host maps
+    # a new process's pages at their first write (about 65 µs of CPU time a page on the build
+    # VM, 6.5 ms of the chip's at the pace's factor); a chip's RAM costs nothing of the kind.
+    blocks = []
+    try:
+        while True:
+            blocks.append(bytearray(1024))
+    except MemoryError:
+        pass
+    blocks = None
     gc.collect()
-    sys.exit(4 if _raw_mode else 3)
-
-
-_raw_mode = ch.env("MODE") == "raw"
-
-
-_ballast = None
-
-
-def fit_heap():
-    """Hold back the heap this emulation gave the interpreter on top of the board's, so
-    the firmware gets what a board with the requested heap would leave it."""
-    global _ballast
-    _sim_heap.touch()  # before the pace starts, at the 'B' below
-    extra = gc.mem_free() - int(ch.env("FREE", "0")) - 16  # 16: the ballast's own header
-    if extra > 0:
-        _ballast = bytearray(extra)
 
 
 def main():
-    global _raw_mode
+    raw_mode = ch.env("MODE") == "raw"
     mount()
     _sim_wake.install()  # asyncio.ThreadSafeFlag sleeps until an interrupt, as on a board
-    fit_heap()
+    _touch_heap()
+    # Then a ballast holds back the heap this emulation gave the interpreter on top of the
+    # board's: the firmware gets what a board with the requested heap leaves it.
+    extra = gc.mem_free() - int(ch.env("FREE", "0")) - 16  # 16: the ballast's own header
+    if extra > 0:
+        ballast = bytearray(extra)  # noqa: F841 (held while main runs: as long as the board)
     micropython.kbd_intr(3)
     # 'B' booted: serial input may flow now, and a paced board's throttle starts.
     ch.request(66, 0, 0, None)
     g = {"__name__": "__main__"}
     try:
         try:
-            if run_file("boot.py", g) and not _raw_mode:
+            if run_file("boot.py", g) and not raw_mode:
                 run_file("main.py", g)
         except KeyboardInterrupt:  # a Ctrl-C between the scripts' own handlers
             write("\n")
         while True:
             try:
-                if _raw_mode:
-                    raw(g)
-                else:
-                    friendly(g)
-                _raw_mode = not _raw_mode
+                (raw if raw_mode else friendly)(g)
+                raw_mode = not raw_mode
             except KeyboardInterrupt:  # a Ctrl-C while the REPL itself was writing
                 write("\n")
     except Reboot:
         pass
     g.clear()
-    del g
-    reboot()
+    write("MPY: soft reboot\n")
+    gc.collect()  # finalisers close open files, as gc_sweep_all does
+    sys.exit(4 if raw_mode else 3)
 
 
 main()
