@@ -1,10 +1,9 @@
 # The board's flash: a littlefs2 block device backed by a host file, 4 KiB erase blocks
 # like the ESP32's SPI flash. Writes go straight to the file (MicroPython's unix files are
 # unbuffered), so a write that returned survives the interpreter being killed. Before each
-# prog or erase the side channel may say that power dies now: then the write lands torn
-# (or not at all) and the interpreter stops there, mid-operation, as on a real brown-out.
-# Each write tells the supervisor how long the chip's flash is busy with it (croupier.sim.pace,
-# for the chip's time), and a paced board sleeps that long, as the ESP32 stalls meanwhile.
+# prog or erase the side channel may cut the power: the write lands torn (or not at all) and
+# the interpreter stops there, as on a brown-out. Each write tells the supervisor how long the
+# chip's flash is busy with it (croupier.sim.pace), and a paced board stalls that long.
 import time
 
 import _sim_channel as ch
@@ -19,8 +18,6 @@ _PACED = ch.env("PACED") == "1"
 
 def _program_time(offset, n):
     """µs to program n bytes at offset: one program per 256-byte page touched."""
-    if not _PAGE_T:
-        return 0
     total = 0
     while n > 0:
         k = min(n, PAGE - offset % PAGE)
@@ -31,11 +28,9 @@ def _program_time(offset, n):
 
 
 class Flash:
-    def __init__(self, path, blocks=None):
+    def __init__(self, path):
         self._f = open(path, "r+b")
-        if blocks is None:
-            blocks = self._f.seek(0, 2) // BLOCK
-        self.blocks = blocks
+        self.blocks = self._f.seek(0, 2) // BLOCK
         self.reads = 0  # readblocks calls: what littlefs's cache settings save (tests)
 
     def readblocks(self, block, buf, offset=0):
@@ -43,18 +38,13 @@ class Flash:
         self._f.seek(block * BLOCK + offset)
         self._f.readinto(buf)
 
-    def writeblocks(self, block, buf, offset=None):
-        if offset is None:  # simple interface: whole blocks, erased first
-            for i in range(len(buf) // BLOCK):
-                self.ioctl(6, block + i)
-            offset = 0
+    def writeblocks(self, block, buf, offset):  # littlefs's extended interface (erases first)
         busy = _program_time(offset, len(buf))
+        self._f.seek(block * BLOCK + offset)
         if not ch.flash_write(busy):
             if ch.tear():
-                self._f.seek(block * BLOCK + offset)
                 self._f.write(memoryview(buf)[: len(buf) // 2])
             ch.die(88)  # 'X'
-        self._f.seek(block * BLOCK + offset)
         self._f.write(buf)
         if _PACED:
             time.sleep_us(busy)

@@ -1,7 +1,6 @@
-# Host tool for flash images, run by the supervisor on the unix port (no board, no side
-# channel): `format` makes a fresh littlefs2 image and copies a folder into it (less one file),
-# `dump` prints every file of an image (path, hex) so the host can inspect it.
-# Uses the board's own block device and littlefs: the image is exactly what the board sees.
+# Host tool for flash images, run on the unix port (no board, no side channel) with the board's
+# own block device and littlefs: `format` makes a fresh image holding a folder (less one file),
+# `dump` prints every file of an image (path, hex) for the host to inspect.
 import binascii
 import os
 import sys
@@ -13,18 +12,12 @@ import _sim_flash
 def _copy_in(fs, src, rel, skip):
     for name, kind, *_ in os.ilistdir(src + rel):
         path = rel + "/" + name
-        if path == "/" + skip:
-            continue
         if kind == 0x4000:
             fs.mkdir(path)
             _copy_in(fs, src, path, skip)
-        else:
+        elif path != "/" + skip:
             with open(src + path, "rb") as f, fs.open(path, "wb") as g:
-                while True:
-                    chunk = f.read(4096)
-                    if not chunk:
-                        break
-                    g.write(chunk)
+                g.write(f.read())
 
 
 def _dump(fs, rel):
