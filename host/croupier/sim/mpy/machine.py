@@ -5,9 +5,10 @@
 from micropython import const
 import struct
 import time
+from time import ticks_ms
 
 import _sim_channel as _ch
-from _sim_matrix import _check_irqs, _drive, _irqs, _level, _mode, _out, _pull
+from _sim_matrix import _check_irqs, _drive, _irqs, _level, _mode, _out, _pull, _set_mode
 
 PWRON_RESET = const(1)
 HARD_RESET = const(2)
@@ -21,6 +22,7 @@ _reset_cause = int(_ch.env("RESET_CAUSE", "1"))
 _uid = bytes(int(h, 16) for h in _ch.env("UID", "24:0a:c4:00:00:01").split(":"))
 _rtc_offset = int(_ch.env("RTC", "0"))  # seconds added to the host clock
 _cpu_hz = 160000000
+_polled_at = -1  # ticks_ms of the last pin read that took key changes in
 
 
 class Pin:
@@ -49,15 +51,19 @@ class Pin:
                 raise ValueError("invalid pin mode")
             if mode != 1 and gpio >= 34:
                 raise ValueError("pin can only be input")
-            _mode[gpio] = mode
+            _set_mode(gpio, mode)
         if pull != -1:
             if pull not in (None, 1, 2):
                 raise ValueError("invalid pull")
             _pull[gpio] = pull or 0
 
     def value(self, x=None):
+        global _polled_at
         if x is None:
-            _ch.poll()  # take in key changes first
+            now = ticks_ms()
+            if now != _polled_at:  # take key changes in first; they come in whole ms
+                _polled_at = now
+                _ch.poll()
             return _level(self._id)
         _drive(self._id, 1 if x else 0)
 
@@ -75,7 +81,7 @@ class Pin:
 
     def irq(self, handler=None, trigger=3, *, priority=1, wake=None, hard=False):
         """Handlers are scheduled (micropython.schedule) when the key state changes the
-        pin's level; the board notices key changes whenever it touches a pin."""
+        pin's level; the board takes key changes in when it reads a pin (once a ms) or waits."""
         if handler is None:
             _irqs.pop(self._id, None)
         else:
