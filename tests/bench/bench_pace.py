@@ -106,11 +106,17 @@ def tap(vb, clock, key, ms=80):
     return clock.frame_done(released)
 
 
-def busy_share(vb, seconds):
-    """The chip's share of `seconds` of wall time spent working (idle: what waits cost)."""
+def work_over(vb, seconds):
+    """The board's work (VirtualBoard.work) before and after `seconds` of wall time."""
     before = vb.work()
     time.sleep(seconds)
-    return chip_ms(chip_parts(before, vb.work(), vb.factor, vb.emulation_ns)) / 1000 / seconds
+    return before, vb.work()
+
+
+def busy_share(vb, seconds, work=None):
+    """The chip's share of `seconds` of wall time spent working (idle: what waits cost)."""
+    before, after = work or work_over(vb, seconds)
+    return chip_ms(chip_parts(before, after, vb.factor, vb.emulation_ns)) / 1000 / seconds
 
 
 def idle(vb, link, seconds):
@@ -216,22 +222,26 @@ def boot_time(flash, glass):
 
 
 def scan_cost(vb, seconds=3.0):
-    """The chip's ms per keypad period (10 ms) while a key is held past its hold time, less
-    the same time with every key up (the keypad asleep)."""
+    """While a key is held past its hold time: the chip's ms per keypad period (10 ms), less
+    the same time with every key up (the keypad asleep); the board's wake-ups a second and
+    its host CPU (µs) per wake-up."""
     idle = busy_share(vb, seconds)
     vb.key_down("5")  # its long press is handled before the measurement starts
     time.sleep(1.0)
-    held = busy_share(vb, seconds)
+    before, after = work = work_over(vb, seconds)
     vb.key_up("5")
     time.sleep(1.0)
-    return (held - idle) * 10
+    runs = max(1, after["runs"] - before["runs"])
+    return ((busy_share(vb, seconds, work) - idle) * 10, runs / seconds,
+            (after["cpu_ns"] - before["cpu_ns"]) / 1e3 / runs)
 
 
 def scan_figures():
     with VirtualBoard() as vb, frames_on(vb.port, boot=True, timeout=120):
         time.sleep(3)
         print("\n### keypad scan while a key is held\n")
-        print("- %.1f ms of the chip's time per 10 ms period" % scan_cost(vb))
+        print("- %.1f ms of the chip's time per 10 ms period (%.0f wake-ups a second, %.0f µs of "
+              "host CPU each)" % scan_cost(vb))
 
 
 def summary(values):
