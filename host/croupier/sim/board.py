@@ -307,9 +307,10 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         return (b"\x24\x0a\xc4" + hashlib.sha256(str(self.flash.resolve()).encode()).digest()[:3]).hex(":")
 
     def _kill(self):
-        if self._proc and self._proc.poll() is None:
+        if self._proc:  # even one that ended by itself, its end not read yet: no reboot or crash now
             self._killing = True
-            os.killpg(self._proc.pid, signal.SIGKILL)
+            if self._proc.poll() is None:
+                os.killpg(self._proc.pid, signal.SIGKILL)
 
     def _reap(self):
         """The interpreter is gone (or going): close its ends. -> its exit code."""
@@ -338,10 +339,10 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self.powered = False
         if self._closing or self._spawn_request:
             return  # a reset: _loop starts the next interpreter
-        if code in SOFT_REBOOT_CODES:
-            self._spawn_request = (SOFT_REBOOT_CODES[code], self._cause)
-        elif on_purpose:
+        if on_purpose:
             self._emit("power", False)  # power_off() or a power cut: off until restart()
+        elif code in SOFT_REBOOT_CODES:
+            self._spawn_request = (SOFT_REBOOT_CODES[code], self._cause)
         else:
             self.crashes += 1
             quick = time.monotonic() - self._started_at < 2

@@ -119,7 +119,7 @@ class SideChannel:
         elif kind == channel.POWER_CUT:
             self._cut = None
             self._kill()
-        elif kind == channel.RESET:
+        elif kind == channel.RESET and not self._killing:  # not from one the supervisor already stopped
             self._spawn_request = ("friendly", channel.SOFT_RESET)  # esp_restart(): ESP_RST_SW
             self._kill()
         elif kind == channel.RTC_SET:

@@ -1,0 +1,47 @@
+"""The board's power from the host: off after power_off() whatever its interpreter was doing
+at that moment."""
+import os
+import time
+
+
+def power_off_at(board, text, ended=False):
+    """Subscribe a power_off() at the first board output holding `text`, made on the I/O
+    thread before it reads any more of the interpreter; ended: once the interpreter has
+    ended by itself, its end still unread (else half a second after the text)."""
+    done = []
+
+    def listener(event, data):
+        if event != "output" or done or text not in board.output():
+            return
+        done.append(True)
+        deadline = time.monotonic() + 5
+        while ended and time.monotonic() < deadline:  # ended, not reaped: its end still unread
+            if os.waitid(os.P_PID, board._proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT):
+                break
+            time.sleep(0.01)
+        if not ended:
+            time.sleep(0.5)  # its next message is on the side channel, unread
+        board.power_off()
+
+    board.subscribe(listener)
+
+
+def stays_off(board, boots):
+    board.wait_off()
+    time.sleep(1)
+    return not board.powered and board.boots == boots
+
+
+def test_power_off_holds_when_the_interpreter_has_just_ended_by_itself(make_board):
+    board = make_board(main="import sys\nsys.exit()  # a soft reboot\n", start=False)
+    power_off_at(board, b"soft reboot", ended=True)
+    board.start()
+    assert stays_off(board, 1)
+
+
+def test_power_off_holds_over_a_machine_reset_sent_just_before_it(make_board):
+    board = make_board(main="import machine, time\nprint('resetting')\ntime.sleep(0.2)\nmachine.reset()\n",
+                       start=False)
+    power_off_at(board, b"resetting")
+    board.start()
+    assert stays_off(board, 1)
