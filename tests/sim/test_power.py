@@ -1,7 +1,10 @@
 """The board's power from the host: off after power_off() whatever its interpreter was doing
-at that moment."""
+at that moment, and a start that fails leaves the board off, saying why, with nothing left."""
 import os
+import shutil
 import time
+
+from croupier.sim import pace, toolchain
 
 
 def power_off_at(board, text, ended=False):
@@ -45,3 +48,46 @@ def test_power_off_holds_over_a_machine_reset_sent_just_before_it(make_board):
     power_off_at(board, b"resetting")
     board.start()
     assert stays_off(board, 1)
+
+
+def test_a_start_that_fails_once_the_interpreter_runs_leaves_nothing_running(make_board, monkeypatch):
+    started = []
+
+    def unstartable(pid, factor):  # the pacer cannot start: the interpreter already runs
+        started.append(pid)
+        raise OSError("no pacer")
+
+    monkeypatch.setattr(pace, "Throttle", unstartable)
+    board = make_board(start=False, pace="esp32")
+    fds = open_fds()
+    board.start()
+    board.wait_output(b"virtual board: cannot start MicroPython: no pacer\r\n")
+    assert not board.powered and not os.path.exists("/proc/%d" % started[0])
+    monkeypatch.undo()
+    board.restart()
+    board.wait_boot()
+    board.close()
+    assert open_fds() <= fds
+
+
+def test_an_interpreter_gone_at_a_restart_leaves_the_board_off_saying_why(make_board, tmp_path, monkeypatch):
+    binary = tmp_path / "micropython"
+    shutil.copy(toolchain.micropython(), binary)
+    monkeypatch.setenv("MICROPYTHON", str(binary))
+    board = make_board()
+    board.power_off()
+    board.wait_off()
+    fds = open_fds()  # an off board's
+    binary.rename(tmp_path / "away")  # uninstalled while the board was off
+    mark = board.mark()
+    board.restart()
+    out = board.wait_output(b"virtual board: cannot start MicroPython: ", since=mark)
+    board.wait_output(b"\r\n", since=mark + out.index(b"cannot"))
+    assert not board.powered and open_fds() == fds
+    (tmp_path / "away").rename(binary)
+    board.restart()
+    board.wait_boot(2)
+
+
+def open_fds():
+    return set(os.listdir("/proc/self/fd"))

@@ -183,8 +183,9 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                 if getattr(self, fd, None) is not None:
                     os.close(getattr(self, fd))
                     setattr(self, fd, None)
-            if getattr(self, "_listener", None):
-                self._listener.close()
+            for end in ("_listener", "_selector"):
+                if getattr(self, end, None):
+                    getattr(self, end).close()
             if self._owns_link():
                 self.link.unlink()
             if self._tmp:
@@ -269,37 +270,38 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
     # --- the interpreter ---------------------------------------------------------------------
     def _spawn(self, mode, cause):
         self._cause = cause
-        master, slave = _raw_pty()
-        self._console_name = os.ttyname(slave)
-        # A second, non-blocking descriptor of the console: the board takes a byte off its
-        # ring through it, and waits on stdin only when the ring is empty.
-        waiting = os.open(self._console_name, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
-        env = dict(os.environ, MICROPYPATH=str(self._modules))
-        env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
-            "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
-            "UID": self._uid(), "RTC": self._rtc, "FREE": self._free, "CONSOLE_WAITING": waiting,
-            "FLASH_US": paces.ESP32.flash_timing(), "PACED": int(bool(self.pace)),
-            "RELEASE": self.micropython_version,
-            "KEYPAD": "/".join(",".join(map(str, _gpios(self._pins, lines))) for lines in ("key_row", "key_col")),
-            "I2C": "%d,%d,%d" % (_gpios(self._pins, "i2c_sda")[0], _gpios(self._pins, "i2c_scl")[0],
-                                 self._pins["i2c"]["address"]),
-            "I2C_MORE": self.rtc.address if self.rtc else "",
-        }.items()})
+        self._console, slave = _raw_pty()
+        self._register(self._console, self._on_console)  # from here, a failed start is _reap()ed
+        ends = [slave]  # the interpreter's: closed here once it has them
         try:
+            self._console_name = os.ttyname(slave)
+            # A second, non-blocking descriptor of the console: the board takes a byte off its
+            # ring through it, and waits on stdin only when the ring is empty.
+            waiting = os.open(self._console_name, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+            ends.append(waiting)
+            env = dict(os.environ, MICROPYPATH=str(self._modules))
+            env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
+                "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
+                "UID": self._uid(), "RTC": self._rtc, "FREE": self._free, "CONSOLE_WAITING": waiting,
+                "FLASH_US": paces.ESP32.flash_timing(), "PACED": int(bool(self.pace)),
+                "RELEASE": self.micropython_version,
+                "KEYPAD": "/".join(",".join(map(str, _gpios(self._pins, lines))) for lines in ("key_row", "key_col")),
+                "I2C": "%d,%d,%d" % (_gpios(self._pins, "i2c_sda")[0], _gpios(self._pins, "i2c_scl")[0],
+                                     self._pins["i2c"]["address"]),
+                "I2C_MORE": self.rtc.address if self.rtc else "",
+            }.items()})
             self._proc = subprocess.Popen(
                 [self._micropython, "-X", "heapsize=%d" % (self.heap + SIM_HEAP), "-m", "_sim_boot"],
                 stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
                 pass_fds=(waiting,), preexec_fn=_die_with_parent)
         finally:
-            os.close(slave)
-            os.close(waiting)
+            for fd in ends:
+                os.close(fd)
         if self.pace:  # from its boot on (side.py): the emulation's own start-up is a chip's ROM and C init
             self.throttle = paces.Throttle(self._proc.pid, self.pace.throttle_factor)
-        self._console = master
         self._started_at = time.monotonic()
         self._ready = False
         self.powered = True
-        self._register(master, self._on_console)
         self._emit("power", True)
 
     def _uid(self):
@@ -313,13 +315,14 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                 os.killpg(self._proc.pid, signal.SIGKILL)
 
     def _reap(self):
-        """The interpreter is gone (or going): close its ends. -> its exit code."""
+        """The interpreter is gone or going (or failed to start): end it, close its ends. -> its exit code."""
         code = None
         if self.throttle:
             self.throttle.close()
             self.throttle = None
         if self._proc:
-            code = self._proc.wait(5)  # killed, or its console closed: it is ending
+            self._kill()  # if its console closed yet it runs: it is ending (a kill keeps its code), or stuck
+            code = self._proc.wait()
             self._proc = None
         for end in ("_console", "_side"):
             obj = getattr(self, end)
@@ -327,14 +330,14 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                 self._selector.unregister(obj)
                 os.close(obj) if isinstance(obj, int) else obj.close()
                 setattr(self, end, None)
-        self._ready = False
+        self._ready = self._killing = False
         self._rx.clear()
         self._fifo.clear()
         return code
 
     def _on_exit(self):
         """The console closed: the interpreter ended. Decide what the board does next."""
-        on_purpose, self._killing = self._killing, False
+        on_purpose = self._killing
         code = self._reap()
         self.powered = False
         if self._closing or self._spawn_request:
@@ -368,7 +371,8 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                     request, self._spawn_request = self._spawn_request, None
                     try:
                         self._spawn(*request)
-                    except OSError as exc:
+                    except (OSError, toolchain.SimError) as exc:
+                        self._reap()  # nothing of it stays: the board is off
                         self._board_output(("virtual board: cannot start MicroPython: %s\r\n" % exc).encode())
                 timeout = self._pump()
             for key, _ in self._selector.select(timeout):
