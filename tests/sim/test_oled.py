@@ -1,4 +1,7 @@
-"""The SSD1306 model: a program drawing through I2C leaves exactly its pixels on the glass."""
+"""The SSD1306 model: a program drawing through I2C leaves exactly its pixels on the glass,
+which goes dark when the board's power goes."""
+import serial
+
 from croupier.oled_render import render
 from croupier.sim.oled import SSD1306
 
@@ -47,6 +50,35 @@ def test_program_drawing_leaves_exactly_its_pixels(make_board):
     image = render(board.glass(), scale=4, contrast=board.oled.contrast)
     assert image.size == (512, 256)
     assert image.getpixel((127 * 4 + 1, 63 * 4 + 1)) != image.getpixel((0, 0))
+
+
+def test_the_glass_goes_dark_when_the_power_goes(make_board):
+    board = make_board(main="import machine\nif machine.reset_cause() == machine.HARD_RESET:\n"
+                            "    import draw\n    input()\n    open('log', 'w').write('x')\n",
+                       files={"draw.py": DRAWING})
+
+    def draw():  # the EN button: the program draws, then waits for a line
+        mark = board.mark()
+        board.hard_reset()
+        board.wait_output(b"drawn", since=mark)
+        assert any(board.glass())
+
+    draw()
+    board.restart()  # a power cycle
+    board.wait_boot(3)
+    assert board.glass() == bytes(1024)
+    draw()
+    board.power_off()
+    board.wait_off()
+    assert board.glass() == bytes(1024)
+    board.restart()
+    board.wait_boot(5)
+    draw()
+    board.cut_power(after_writes=1)
+    with serial.Serial(board.port, 115200, timeout=0.1) as port:
+        port.write(b"\r")  # the line, then the write the power dies at
+        board.wait_off()
+    assert board.glass() == bytes(1024)
 
 
 def init(oled, *commands):

@@ -340,6 +340,8 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         on_purpose = self._killing
         code = self._reap()
         self.powered = False
+        if on_purpose and self._spawn_request in (None, ("friendly", PWRON_RESET)):
+            self.oled.reset()  # the board's power went (power_off, a cut, restart()): the OLED's too
         if self._closing or self._spawn_request:
             return  # a reset: _loop starts the next interpreter
         if on_purpose:

@@ -14,9 +14,12 @@ HORIZONTAL, VERTICAL, PAGE = 0, 1, 2
 
 class SSD1306:
     def __init__(self):
-        self.ram = bytearray(WIDTH * PAGES)  # page-major: ram[page * 128 + column]
         self.bytes_received = 0  # every byte of every write, control bytes included
-        # the power-on state (datasheet section 8.9): display off, page mode, no remap
+        self.reset()
+
+    def reset(self):
+        """The power-on state (datasheet section 8.9): display off, page mode, no remap, RAM blank."""
+        self.ram = bytearray(WIDTH * PAGES)  # page-major: ram[page * 128 + column]
         self.display_on = False
         self.charge_pump = False
         self.contrast = 0x7F
