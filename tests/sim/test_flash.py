@@ -1,4 +1,6 @@
-"""Flash images: a fresh one holds exactly the firmware build; a broken one is found out."""
+"""Flash images: a fresh one holds exactly the firmware build; a broken or busy one is found out."""
+import os
+
 import pytest
 
 from croupier.build import HOST_ONLY, build_firmware, read_manifest
@@ -41,3 +43,25 @@ def test_a_file_that_is_no_image_is_refused(tmp_path):
     with pytest.raises(SimError, match="not a flash image"):
         VirtualBoard(flash=notes).start()
     assert notes.read_text() == "not flash"
+
+
+def test_a_busy_image_is_refused_in_one_line_where_its_holder_cannot_be_found(tmp_path, monkeypatch):
+    from croupier.sim import VirtualBoard
+
+    image = tmp_path / "board.img"
+    flash.create(image)
+    held = flash.lock(image)  # another board's
+
+    def without_proc_locks(path, *args, **kwargs):
+        if path == "/proc/locks":
+            raise FileNotFoundError(2, "No such file or directory", path)
+        return open(path, *args, **kwargs)
+
+    monkeypatch.setattr(flash, "open", without_proc_locks, raising=False)
+    try:
+        with pytest.raises(SimError) as refused:
+            VirtualBoard(flash=image).start()
+    finally:
+        os.close(held)
+    assert str(refused.value) == ("flash image %s is in use by another virtual board (pid unknown): stop it, "
+                                  "or choose another --flash" % image)

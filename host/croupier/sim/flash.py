@@ -2,6 +2,7 @@
 A fresh image is a copy of a template made once per (firmware build, image geometry,
 board-side code): formatting costs an interpreter run, a copy a millisecond.
 """
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -90,7 +91,7 @@ def _holder(path: Path) -> str:
     """'pid N: COMMAND' of the process holding path's flock, from /proc/locks (Linux)."""
     st = os.stat(path)
     inode = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
-    with open("/proc/locks") as f:
+    with contextlib.suppress(OSError), open("/proc/locks") as f:  # none without procfs: unknown
         for row in map(str.split, f):  # "1: FLOCK ADVISORY WRITE <pid> <maj:min:inode> 0 EOF" (waiters: "1: -> ...")
             if row[1] == "FLOCK" and row[5] == inode:
                 return "pid %s%s" % (row[4], _command(row[4]))
