@@ -1,6 +1,7 @@
 """`croupier sim --headless`: a serial link for other tools, a clean end on SIGTERM/SIGINT."""
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import time
 import pytest
 
 from mpremote_run import mpremote
-from croupier.sim import flash
+from croupier.sim import SimError, flash
 
 
 def children_of(pid):
@@ -72,6 +73,16 @@ def test_an_interpreter_that_cannot_run_is_named(tmp_path, kind):
     expected = "no MicroPython unix port at" if kind == "missing" else "cannot run the MicroPython unix port at"
     assert "%s %s" % (expected, interpreter) in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_an_interpreter_that_cannot_run_is_named_after_a_board_ran_on_another(make_board, tmp_path, monkeypatch):
+    make_board().close()
+    broken = tmp_path / "micropython"
+    broken.write_bytes(b"\x00 not an executable\n")
+    broken.chmod(0o755)
+    monkeypatch.setenv("MICROPYTHON", str(broken))
+    with pytest.raises(SimError, match="cannot run the MicroPython unix port at " + re.escape(str(broken))):
+        make_board()
 
 
 @contextlib.contextmanager

@@ -146,7 +146,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                 self.rtc = DS3231(cell_of(self.flash), self._pins["rtc"]["address"])
             self._modules = toolchain.board_modules()
             self._micropython = toolchain.micropython()
-            self._free = toolchain.bare_free(self.heap)
+            self._free = toolchain.bare_free(self._micropython, self.heap)
             self._serial, self._serial_slave = _raw_pty()  # the slave kept open: clients come and go
             self.port = os.ttyname(self._serial_slave)
             if self.link:

@@ -98,10 +98,9 @@ def heap_bytes(size) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def bare_free(heap: int) -> int:
-    """Free heap of a bare interpreter started with this heap size (once a process): what a
-    board with that heap leaves its program."""
-    binary = micropython()
+def bare_free(binary: str, heap: int) -> int:
+    """Free heap of a bare interpreter `binary` started with this heap size (once a process):
+    what a board with that heap leaves its program."""
     proc = _run_micropython(binary, ["-X", "heapsize=%d" % heap, "-c", "import gc; gc.collect(); print(gc.mem_free())"],
                             timeout=30)
     if proc.returncode:
