@@ -9,6 +9,7 @@ from croupier.sim import pystone
 from croupier.sim.board import VirtualBoard
 
 LOOPS = 2000  # ~1.5 s at the chip's 1,300 pystones/s
+TIMEOUT = 120  # seconds each wait of a run may take (a busy host slows a paced board)
 START, RESULT = b"pystone start\r\n", b"pystone result "
 MAIN = """import pystone_lowmem
 import sys
@@ -18,7 +19,7 @@ sys.stdout.write("pystone result %%d %%d\\n" %% (ms, stones))
 """
 
 
-def run_on_board(pace="esp32", timeout=120) -> dict:
+def run_on_board(pace="esp32") -> dict:
     """Run pystone as a board's main.py. -> {'pystones': per wall second, 'factor': the
     throttle's, 'cpu_share': the board's CPU time over its budget (wall time / factor),
     'per_budget': pystones per second of budget used, 'realtime': the pacer's}."""
@@ -27,11 +28,11 @@ def run_on_board(pace="esp32", timeout=120) -> dict:
         shutil.copy(pystone.source(), work / pystone.MODULE)
         (work / "main.py").write_text(MAIN % LOOPS)
         with VirtualBoard(firmware=work, flash=work / "flash.img", pace=pace) as board:
-            board.wait_output(START, timeout=timeout)
+            board.wait_output(START, timeout=TIMEOUT)
             before, mark, started = board.work(), board.mark(), time.monotonic_ns()
-            out = board.wait_output(RESULT, timeout=timeout, since=mark)
+            out = board.wait_output(RESULT, timeout=TIMEOUT, since=mark)
             after, wall = board.work(), time.monotonic_ns() - started
-            out = board.wait_output(b"\r\n", timeout=timeout, since=mark + out.index(RESULT))
+            out = board.wait_output(b"\r\n", timeout=TIMEOUT, since=mark + out.index(RESULT))
             factor, realtime = board.throttle.factor, board.throttle.realtime
     stones = int(out[len(RESULT):].split()[1])
     share = (after["cpu_ns"] - before["cpu_ns"]) * factor / wall

@@ -16,6 +16,7 @@ from croupier.sim import toolchain
 
 PACKAGE = "micropython-pystone-lowmem"
 MODULE = "pystone_lowmem.py"
+LOOPS = 30000  # a run: about 0.3 s of the unix port's CPU time
 
 
 def source() -> Path:
@@ -56,11 +57,11 @@ def _fetch_module() -> bytes:
     raise toolchain.SimError("%s holds no %s" % (PACKAGE, MODULE))
 
 
-def cpu_rate(heap, loops=30000) -> float:
+def cpu_rate(heap) -> float:
     """Pystones per second of CPU time of the unix port at full speed, with a board's heap
     (bytes: a smaller one collects more often, as the chip's does)."""
     code = "import pystone_lowmem as p; p.pystones(%d)"
-    return loops / extra_cpu_seconds(code % 0, code % loops, heap, source().parent, 3, 5)
+    return LOOPS / extra_cpu_seconds(code % 0, code % LOOPS, heap, source().parent, 3, 5)
 
 
 def extra_cpu_seconds(idle, busy, heap, path, starts, runs) -> float:
