@@ -212,7 +212,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             if self._closing:
                 return
             self._cut = None
-            self._spawn_request = ("friendly", cause) if cause else None
+            self._spawn_request = ("friendly", cause) if cause is not None else None
             self._kill()
         self._wake()
 

@@ -1,4 +1,5 @@
 """Flash images: littlefs2 files like the ESP32's 2 MiB vfs partition, with the firmware.
+
 A fresh image is a copy of a template made once per (firmware build, image geometry,
 board-side code): formatting costs an interpreter run, a copy a millisecond.
 """

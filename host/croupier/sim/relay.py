@@ -113,7 +113,7 @@ class SerialRelay:
     def _interrupt(self):
         """A Ctrl-C: SIGINT, as the UART's interrupt character schedules a KeyboardInterrupt."""
         now = time.monotonic()
-        if self._proc and now - self._last_interrupt > 0.1:  # a second one before the first is handled kills the port
+        if self._proc and now - self._last_interrupt > 0.1:  # a second one pending exits the unix port's interpreter
             os.kill(self._proc.pid, signal.SIGINT)
             self._last_interrupt = now
 

@@ -54,7 +54,7 @@ def board_modules() -> Path:
     target = cache_dir() / ("mpy-" + digest)
     if target.is_dir():
         return target
-    with tempfile.TemporaryDirectory(prefix=".mpy-", dir=cache_dir(), ignore_cleanup_errors=True) as work:
+    with tempfile.TemporaryDirectory(prefix=".mpy-", dir=cache_dir()) as work:
         try:
             for source in sorted(BOARD_SOURCES.glob("*.py")):
                 compile_module(compiler, BOARD_SOURCES, source.name, Path(work))
