@@ -1,14 +1,14 @@
 # `machine` for the virtual board: the ESP32 port's API (names, signatures and constants
-# as in micropython-esp32-stubs), emulated at the bus. Pins read the keypad matrix
-# (_sim_matrix). I2C transfers, PWM changes and resets go to the supervisor over the side
-# channel; I2C takes its real bus time at the configured frequency.
+# as in micropython-esp32-stubs; no method the port lacks), emulated at the bus. Pins read
+# the keypad matrix (_sim_matrix). I2C transfers, PWM changes and resets go to the
+# supervisor over the side channel; I2C takes its real bus time at the configured frequency.
 from micropython import const
 import struct
 import time
 from time import ticks_ms
 
 import _sim_channel as _ch
-from _sim_matrix import _check_irqs, _drive, _irqs, _level, _mode, _out, _pull, _set_mode
+from _sim_matrix import _check_irqs, _drive, _irqs, _level, _pull, _set_mode
 
 PWRON_RESET = const(1)
 HARD_RESET = const(2)
@@ -26,6 +26,8 @@ _polled_at = -1  # ticks_ms of the last pin read that took key changes in
 
 
 class Pin:
+    # ports/esp32/machine_pin.c (v1.23.0): init, value, on, off, irq, no mode() or pull();
+    # toggle() only from v1.25.0, after the oldest release the firmware supports
     IN = const(1)
     OUT = const(3)
     OPEN_DRAIN = const(7)
@@ -76,9 +78,6 @@ class Pin:
     def off(self):
         _drive(self._id, 0)
 
-    def toggle(self):
-        _drive(self._id, _out[self._id] ^ 1)
-
     def irq(self, handler=None, trigger=3, *, priority=1, wake=None, hard=False):
         """Handlers are scheduled (micropython.schedule) when the key state changes the
         pin's level; the board takes key changes in when it reads a pin (once a ms) or waits."""
@@ -88,16 +87,6 @@ class Pin:
             _irqs[self._id] = [self, handler, trigger, _level(self._id)]
         _ch.on_keys = _check_irqs if _irqs else None  # no irqs: key changes allocate nothing
 
-    def mode(self, mode=None):
-        if mode is None:
-            return _mode[self._id]
-        self.init(mode)
-
-    def pull(self, pull=-1):
-        if pull == -1:
-            return _pull[self._id] or None
-        self.init(-1, pull)
-
     def __repr__(self):
         return "Pin(%d)" % self._id
 
@@ -106,25 +95,22 @@ def _pin_id(pin):
     return pin._id if isinstance(pin, Pin) else int(pin)
 
 
-class SoftI2C:
-    """The I2C bus. Its devices (the OLED, and the DS3231 when fitted) answer when the bus
-    runs on their SDA/SCL pins; the supervisor plays them."""
+class I2C:
+    """The I2C bus: I2C(0) defaults to SCL 18 / SDA 19, I2C(1) to SCL 25 / SDA 26. Its devices
+    (the OLED, and the DS3231 when fitted) answer when the bus runs on their SDA/SCL pins; the
+    supervisor plays them. extmod/machine_i2c.c (v1.23.0): no deinit(), and init() only on
+    SoftI2C (a hardware bus raises OSError)."""
 
-    def __init__(self, scl, sda, *, freq=400000, timeout=50000):
-        self.init(scl=scl, sda=sda, freq=freq, timeout=timeout)
+    def __init__(self, id, *, scl=None, sda=None, freq=400000, timeout=50000):
+        if id not in (0, 1):
+            raise ValueError("I2C(%s) doesn't exist" % id)
+        self._bus((18, 25)[id] if scl is None else scl, (19, 26)[id] if sda is None else sda, freq)
 
-    def init(self, *, scl=None, sda=None, freq=400000, timeout=50000):
-        if scl is not None:
-            self._scl = _pin_id(scl)
-        if sda is not None:
-            self._sda = _pin_id(sda)
+    def _bus(self, scl, sda, freq):
         if freq <= 0:
             raise ValueError("freq must be positive")
         self._freq = freq
-        self._on_bus = _on_oled_bus(self._sda, self._scl)
-
-    def deinit(self):
-        pass
+        self._on_bus = _pin_id(sda) == _OLED_SDA and _pin_id(scl) == _OLED_SCL
 
     def scan(self):
         return list(_DEVICES) if self._on_bus else []
@@ -146,9 +132,7 @@ class SoftI2C:
 
     def writevto(self, addr, vector, stop=True):
         self._check(addr)
-        n = 0
-        for buf in vector:
-            n += len(buf)
+        n = sum(len(buf) for buf in vector)
         _ch.send(73, addr, n)
         for buf in vector:
             _ch.write(buf)
@@ -183,23 +167,15 @@ def _memaddr(memaddr, addrsize):
     return memaddr.to_bytes(addrsize // 8, "big")
 
 
-class I2C(SoftI2C):
-    """Hardware I2C: I2C(0) defaults to SCL 18 / SDA 19, I2C(1) to SCL 25 / SDA 26."""
+class SoftI2C(I2C):
+    def init(self, scl, sda, *, freq=400000, timeout=50000):
+        self._bus(scl, sda, freq)
 
-    def __init__(self, id, *, scl=None, sda=None, freq=400000, timeout=50000):
-        if id not in (0, 1):
-            raise ValueError("I2C(%s) doesn't exist" % id)
-        self._id = id
-        SoftI2C.__init__(self, scl=scl if scl is not None else (18, 25)[id],
-                         sda=sda if sda is not None else (19, 26)[id], freq=freq, timeout=timeout)
+    __init__ = init
 
 
 _OLED_SDA, _OLED_SCL, _OLED_ADDR = [int(n) for n in _ch.env("I2C", "21,22,60").split(",")]
 _DEVICES = (_OLED_ADDR,) + tuple(int(n) for n in _ch.env("I2C_MORE", "").split(",") if n)
-
-
-def _on_oled_bus(sda, scl):
-    return sda == _OLED_SDA and scl == _OLED_SCL
 
 
 _tone = bytearray(6)  # freq (u32), duty_u16 (u16): one PWM change for the tone log
@@ -264,8 +240,8 @@ class RTC:
         if datetime is not None:
             self.datetime(datetime)
 
-    def init(self, datetime=None):
-        self.datetime(datetime or (2000, 1, 1, 0, 0, 0, 0, 0))
+    def init(self, datetime):  # ports/esp32/machine_rtc.c (v1.23.0): the date is required
+        self.datetime(datetime)
 
     def datetime(self, datetimetuple=None):
         global _rtc_offset
