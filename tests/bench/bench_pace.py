@@ -1,7 +1,7 @@
 """The firmware at the ESP32's pace, computed (docs/benchmarks.md, "At the ESP32's pace"):
 a virtual board at full speed, and each operation's time on the chip worked out as the
 board interpreter's own CPU time for it x the pace's calibrated factor, plus the I2C bus
-and flash busy time the emulation counts (croupier.sim.pace.chip_ms).
+and flash busy time the emulation counts (chip_ms below).
 4-player Lobo 77:
 
 1. idle: the chip's share of time busy on the game menu and on the play screen;
@@ -37,7 +37,6 @@ from ui_run import game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.board import RELEASES  # noqa: E402
-from croupier.sim.pace import chip_ms, chip_parts  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 FRAME_QUIET_S = 0.3  # no I2C write for this long: the frame is complete
@@ -49,6 +48,31 @@ KEY_MEDIAN_MS, KEY_MAX_MS, UNDO_MS, BOOT_MS = 150, 400, 300, 3000
 def target(name, figure, limit, holds):
     """One target's line: tests/bench/run.py collects them."""
     print("target %s: %s (target %s): %s" % (name, figure, limit, "holds" if holds else "FAILS"), flush=True)
+
+
+# What an emulated read or write costs the chip, in C: a 128-byte littlefs cache line read
+# from SPI flash (esp_partition_read: ~13 µs of transfer at 40 MHz on two lines, plus the
+# command and the cache guard), or bytes handed to the UART driver. An estimate.
+CHIP_IO_US = 20
+
+
+def chip_parts(before: dict, after: dict, factor: float, emulation: dict) -> dict:
+    """The chip's times (ms) for the work an unpaced board did between two readings of
+    VirtualBoard.work(): 'cpu' (its CPU time less its read and write system calls and
+    wake-ups at their host cost, emulation_ns, x factor), 'io' (those reads and writes at
+    CHIP_IO_US; a chip's wake-up, a task switch of a few µs, counts as nothing), 'flash',
+    'bus'; and what 'cpu' leaves out: 'io_calls', 'runs' (wake-ups), 'emulation' (x factor)."""
+    calls, runs = after["io_calls"] - before["io_calls"], after["runs"] - before["runs"]
+    emulated_ns = calls * emulation["io_call"] + runs * emulation["wake"]
+    cpu_ns = max(0, after["cpu_ns"] - before["cpu_ns"] - emulated_ns)
+    return {"cpu": cpu_ns / 1e6 * factor, "io": calls * CHIP_IO_US / 1e3,
+            "flash": (after["flash_us"] - before["flash_us"]) / 1e3, "bus": (after["bus_us"] - before["bus_us"]) / 1e3,
+            "io_calls": calls, "runs": runs, "emulation": emulated_ns / 1e6 * factor}
+
+
+def chip_ms(parts: dict) -> float:
+    """The chip's time (ms) for the work chip_parts took apart: its times summed."""
+    return sum(parts[part] for part in ("cpu", "io", "flash", "bus"))
 
 
 class DisplayClock:

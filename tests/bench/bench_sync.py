@@ -4,7 +4,7 @@
     .venv/bin/python tests/bench/bench_sync.py [--micropython-version 1.28]
 
 Its share of the line rate at the ESP32's pace is computed: the bytes the board sent x 10
-bits over the chip's time for the sync, the longer of its work (croupier.sim.pace.chip_ms:
+bits over the chip's time for the sync, the longer of its work (bench_pace.chip_ms:
 the board's CPU time, less its emulated reads and writes, counted at the chip's cost, x the
 calibrated factor, plus its flash and bus time) and those bytes' line time (the chip's UART
 sends while its CPU works). Each copy starts on a settled board (its boot
@@ -16,13 +16,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_pace import target
+from bench_pace import chip_ms, chip_parts, target
 from croupier.commands.demo import script_game
 from croupier.deploy import Mpremote
 from croupier.link import connect
 from croupier.sim import VirtualBoard, uart
 from croupier.sim.board import RELEASES
-from croupier.sim.pace import chip_ms, chip_parts
 from croupier.store import Store
 from croupier.sync import sync
 

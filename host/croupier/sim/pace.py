@@ -3,9 +3,8 @@
 The factor is how many times slower than this host's unix port the chip runs bytecode:
 pystone per second of the interpreter's CPU time here, over the chip's score at the clock
 the firmware sets (firmware/boot.py: 240 MHz). Benchmarks compute the chip's time with it
-(chip_parts, chip_ms): an unpaced board's CPU time for the work, less its emulated reads,
-writes and wake-ups, x the factor, plus those at the chip's cost and the bus and flash
-times the emulation knows. The Throttle holds a board's CPU time to wall time /
+and with emulation_ns, the host cost of the board's emulated reads, writes and wake-ups
+(tests/bench/bench_pace.py chip_parts). The Throttle holds a board's CPU time to wall time /
 throttle_factor (croupier.sim.pacer), for a user to see the box's speed; it models no
 interrupt latency (docs/virtual-board.md, "Pace").
 """
@@ -14,6 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections import namedtuple
 
 from croupier.sim import pacer, pystone, toolchain
 
@@ -24,14 +24,10 @@ NOT_REALTIME = ("pacer not real-time: a busy host may run the board fast "
                 "(allow real-time priority: docs/virtual-board.md, Pace)")
 
 
-class Profile:
+class Profile(namedtuple("Profile", "name pystones throttle_factor page_us byte_first_us byte_us erase_us")):
     """A chip: its pystone score, the throttle's factor, and its flash timing (µs): a page
     program of 256 bytes at most, the first byte and each further one of a short program,
     a 4 KiB sector erase."""
-
-    def __init__(self, name, pystones, throttle_factor, page_us, byte_first_us, byte_us, erase_us):
-        self.name, self.pystones, self.throttle_factor = name, pystones, throttle_factor
-        self.page_us, self.byte_first_us, self.byte_us, self.erase_us = page_us, byte_first_us, byte_us, erase_us
 
     def factor(self, heap) -> float:
         """Host CPU time x factor = the chip's time for the same bytecode, on an interpreter
@@ -40,7 +36,7 @@ class Profile:
 
     def flash_timing(self) -> str:
         """The flash figures as the board side reads them (CROUPIER_SIM_FLASH_US)."""
-        return "%d,%d,%d,%d" % (self.page_us * 10, self.byte_first_us * 10, self.byte_us * 10, self.erase_us * 10)
+        return ",".join("%d" % (us * 10) for us in self[3:])
 
 
 # A throttled CPU-second does less work than a steady one (each stop leaves the host's caches
@@ -61,31 +57,6 @@ def profile(name):
     if name not in PROFILES:
         raise ValueError("pace must be one of none, %s; not %r" % (", ".join(PROFILES), name))
     return PROFILES[name]
-
-
-# What an emulated read or write costs the chip, in C: a 128-byte littlefs cache line read
-# from SPI flash (esp_partition_read: ~13 µs of transfer at 40 MHz on two lines, plus the
-# command and the cache guard), or bytes handed to the UART driver. An estimate.
-CHIP_IO_US = 20
-
-
-def chip_parts(before: dict, after: dict, factor: float, emulation: dict) -> dict:
-    """The chip's times (ms) for the work an unpaced board did between two readings of
-    VirtualBoard.work(): 'cpu' (its CPU time less its read and write system calls and
-    wake-ups at their host cost, emulation_ns, x factor), 'io' (those reads and writes at
-    CHIP_IO_US; a chip's wake-up, a task switch of a few µs, counts as nothing), 'flash',
-    'bus'; and what 'cpu' leaves out: 'io_calls', 'runs' (wake-ups), 'emulation' (x factor)."""
-    calls, runs = after["io_calls"] - before["io_calls"], after["runs"] - before["runs"]
-    emulated_ns = calls * emulation["io_call"] + runs * emulation["wake"]
-    cpu_ns = max(0, after["cpu_ns"] - before["cpu_ns"] - emulated_ns)
-    return {"cpu": cpu_ns / 1e6 * factor, "io": calls * CHIP_IO_US / 1e3,
-            "flash": (after["flash_us"] - before["flash_us"]) / 1e3, "bus": (after["bus_us"] - before["bus_us"]) / 1e3,
-            "io_calls": calls, "runs": runs, "emulation": emulated_ns / 1e6 * factor}
-
-
-def chip_ms(parts: dict) -> float:
-    """The chip's time (ms) for the work chip_parts took apart: its times summed."""
-    return sum(parts[time] for time in ("cpu", "io", "flash", "bus"))
 
 
 _READS = """import _sim_flash
