@@ -183,11 +183,9 @@ _tone = bytearray(6)  # freq (u32), duty_u16 (u16): one PWM change for the tone 
 
 class PWM:
     def __init__(self, dest, *, freq=-1, duty_u16=-1, duty_ns=-1, invert=False):
-        self._pin = Pin(dest)
-        self._pin.init(Pin.OUT)
+        self._pin = Pin(dest, Pin.OUT)
         self._freq = 5000
         self._duty = 32768
-        self._on = True
         self.init(freq=freq, duty_u16=duty_u16, duty_ns=duty_ns, invert=invert)
 
     def init(self, *, freq=-1, duty_u16=-1, duty_ns=-1, invert=False):
@@ -195,17 +193,13 @@ class PWM:
             if not 1 <= freq <= 40000000:
                 raise ValueError("frequency must be from 1Hz to 40MHz")
             self._freq = freq
+        if duty_u16 == -1 and duty_ns != -1:
+            duty_u16 = min(65535, duty_ns * self._freq * 65535 // 1000000000)
         if duty_u16 != -1:
-            self._set_duty(duty_u16)
-        elif duty_ns != -1:
-            self._set_duty(min(65535, duty_ns * self._freq * 65535 // 1000000000))
-        self._on = True
-        self._log()
-
-    def _set_duty(self, duty):
-        if not 0 <= duty <= 65535:
-            raise ValueError("duty_u16 must be from 0 to 65535")
-        self._duty = duty
+            if not 0 <= duty_u16 <= 65535:
+                raise ValueError("duty_u16 must be from 0 to 65535")
+            self._duty = duty_u16
+        self._log(self._duty)
 
     def freq(self, value=None):
         if value is None:
@@ -223,11 +217,10 @@ class PWM:
         self.init(duty_ns=value)
 
     def deinit(self):
-        self._on = False
-        self._log()
+        self._log(0)
 
-    def _log(self):
-        struct.pack_into("<IH", _tone, 0, self._freq, self._duty if self._on else 0)
+    def _log(self, duty):
+        struct.pack_into("<IH", _tone, 0, self._freq, duty)
         _ch.send(84, self._pin._id, 6)  # 'T'
         _ch.write(_tone)
 
