@@ -101,28 +101,26 @@ _COMPOUND = re.compile("@|(if|while|for|try|with|def|class|async)([^A-Za-z0-9_]|
 
 
 def continues(text):
-    """Does the friendly REPL need another line (py/repl.c mp_repl_continue_with_input)?
-    text: the lines so far, joined by newlines."""
-    depth = 0
-    quote = None
+    """Does the friendly REPL need another line? py/repl.c mp_repl_continue_with_input
+    (v1.23.0): quotes and each kind of bracket counted, comments not; text: the lines so far."""
+    quote = ""  # the open quote: ', ", ''' or """
+    depth = [0, 0, 0]  # ( [ {
     i = 0
     while i < len(text):
         c = text[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif text[i:i + len(quote)] == quote:
-                i += len(quote) - 1
-                quote = None
-        elif c == "#":  # on to the line's end
-            i = (text + "\n").index("\n", i) - 1
-        elif c in "'\"":
-            quote = text[i:i + 3] if text[i:i + 3] in ("'''", '"""') else c
-            i += len(quote) - 1
-        elif c in "([{)]}":
-            depth += 1 if c in "([{" else -1
+        if c in "'\"":
+            if quote in ("", c * 3) and text[i:i + 3] == c * 3:
+                quote = "" if quote else c * 3
+                i += 2
+            elif quote in ("", c):
+                quote = "" if quote else c
+        elif c == "\\" and quote and text[i + 1:i + 2] in ("'", '"', "\\"):
+            i += 1
+        elif not quote and c in "([{)]}":
+            k = "([{)]}".index(c)
+            depth[k % 3] += 1 if k < 3 else -1
         i += 1
-    if quote and len(quote) == 3 or depth > 0 and not quote or text.endswith("\\"):
+    if len(quote) == 3 or not quote and max(depth) > 0 or text.endswith("\\"):
         return True
     return _COMPOUND.match(text) is not None and not text.endswith("\n")
 
