@@ -10,15 +10,8 @@ _out = bytearray(40)  # level each pin drives when it is an output
 _mode = bytearray(40)  # 0 (unset, high-Z), Pin.IN, Pin.OUT or Pin.OPEN_DRAIN
 _pull = bytearray(40)  # 0, Pin.PULL_DOWN or Pin.PULL_UP
 _line = bytearray(b"\xff" * 40)  # keypad line of a GPIO: rows 0-3, columns 4-7
-
-
-def _setup_keypad(spec):
-    rows, cols = spec.split("/")
-    for i, gpio in enumerate([int(n) for n in rows.split(",")] + [int(n) for n in cols.split(",")]):
-        _line[gpio] = i
-
-
-_setup_keypad(_ch.env("KEYPAD", "32,33,25,26/27,14,4,18"))
+for _i, _gpio in enumerate(_ch.env("KEYPAD", "32,33,25,26/27,14,4,18").replace("/", ",").split(",")):
+    _line[int(_gpio)] = _i
 
 
 _groups = bytearray(8)  # bit mask of the keypad lines joined to each, in the key state _grouped
