@@ -75,11 +75,9 @@ class DS3231:
     def read(self, count: int) -> bytes:
         """One I2C read transaction of count bytes."""
         self._latch()
-        out = bytearray()
-        for _ in range(count):
-            out.append(self.regs[self.pointer])
-            self.pointer = (self.pointer + 1) % REGISTERS
-        return bytes(out)
+        out = bytes(self.regs[(self.pointer + i) % REGISTERS] for i in range(count))
+        self.pointer = (self.pointer + count) % REGISTERS
+        return out
 
     def _latch(self):
         """The time registers as the clock stands (the chip copies them at each START)."""
