@@ -69,8 +69,7 @@ class Pin:
             return _level(self._id)
         _drive(self._id, 1 if x else 0)
 
-    def __call__(self, x=None):
-        return self.value(x)
+    __call__ = value
 
     def on(self):
         _drive(self._id, 1)
