@@ -126,26 +126,24 @@ def continues(text):
 
 
 def readline(prompt):
-    """-> the line typed, or a control byte (1 raw REPL, 2 banner, 4 reboot); Ctrl-C raises
-    KeyboardInterrupt."""
+    """-> the line typed, or a control byte (1 raw REPL, 2 banner, 4 reboot); a Ctrl-C (the
+    host's 0x03 comes as SIGINT) raises KeyboardInterrupt out of rx_chr."""
     write(prompt)
     line = ""
     while True:
-        c = getc()
+        c = _sim_stdio.rx_chr()
         if c == 13:
             write("\n")
             return line
         if c in (1, 2, 4) and not line.strip():
             return c
-        if c == 3:
-            raise KeyboardInterrupt
         if c in (8, 127):
             if line:
                 line = line[:-1]
                 write("\b \b")
         elif c == 27:  # cursor keys (ESC [ X, ESC [ n ~): no history, no line editing
-            if getc() == 91 and 48 <= getc() <= 57:
-                getc()
+            if _sim_stdio.rx_chr() == 91 and 48 <= _sim_stdio.rx_chr() <= 57:
+                _sim_stdio.rx_chr()
         elif c >= 32 or c == 9:
             ch_ = chr(c) if c < 128 else "?"
             line += ch_
