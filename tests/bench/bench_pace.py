@@ -1,7 +1,7 @@
 """The firmware at the ESP32's pace, computed (docs/benchmarks.md, "At the ESP32's pace"):
 a virtual board at full speed, and each operation's time on the chip worked out as the
 board interpreter's own CPU time for it x the pace's calibrated factor, plus the I2C bus
-and flash busy time the emulation counts (chip_ms below).
+and flash busy time the emulation counts (chiptime.py).
 4-player Lobo 77:
 
 1. idle: the chip's share of time busy on the game menu and on the play screen;
@@ -37,6 +37,7 @@ from ui_run import game_keys, press_keys, random_game, setup_keys  # noqa: E402
 
 from croupier.sim import VirtualBoard  # noqa: E402
 from croupier.sim.board import RELEASES  # noqa: E402
+from chiptime import chip_ms, chip_parts, emulation_ns, factor  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 FRAME_QUIET_S = 0.3  # no I2C write for this long: the frame is complete
@@ -48,31 +49,6 @@ KEY_MEDIAN_MS, KEY_MAX_MS, UNDO_MS, BOOT_MS = 150, 400, 300, 3000
 def target(name, figure, limit, holds):
     """One target's line: tests/bench/run.py collects them."""
     print("target %s: %s (target %s): %s" % (name, figure, limit, "holds" if holds else "FAILS"), flush=True)
-
-
-# What an emulated read or write costs the chip, in C: a 128-byte littlefs cache line read
-# from SPI flash (esp_partition_read: ~13 µs of transfer at 40 MHz on two lines, plus the
-# command and the cache guard), or bytes handed to the UART driver. An estimate.
-CHIP_IO_US = 20
-
-
-def chip_parts(before: dict, after: dict, factor: float, emulation: dict) -> dict:
-    """The chip's times (ms) for the work an unpaced board did between two readings of
-    VirtualBoard.work(): 'cpu' (its CPU time less its read and write system calls and
-    wake-ups at their host cost, emulation_ns, x factor), 'io' (those reads and writes at
-    CHIP_IO_US; a chip's wake-up, a task switch of a few µs, counts as nothing), 'flash',
-    'bus'; and what 'cpu' leaves out: 'io_calls', 'runs' (wake-ups), 'emulation' (x factor)."""
-    calls, runs = after["io_calls"] - before["io_calls"], after["runs"] - before["runs"]
-    emulated_ns = calls * emulation["io_call"] + runs * emulation["wake"]
-    cpu_ns = max(0, after["cpu_ns"] - before["cpu_ns"] - emulated_ns)
-    return {"cpu": cpu_ns / 1e6 * factor, "io": calls * CHIP_IO_US / 1e3,
-            "flash": (after["flash_us"] - before["flash_us"]) / 1e3, "bus": (after["bus_us"] - before["bus_us"]) / 1e3,
-            "io_calls": calls, "runs": runs, "emulation": emulated_ns / 1e6 * factor}
-
-
-def chip_ms(parts: dict) -> float:
-    """The chip's time (ms) for the work chip_parts took apart: its times summed."""
-    return sum(parts[part] for part in ("cpu", "io", "flash", "bus"))
 
 
 class DisplayClock:
@@ -116,7 +92,7 @@ class Stopwatch:
         if done is None:
             self.parts = "no frame"
             return None
-        part = chip_parts(self.work0, done, self.vb.factor, self.vb.emulation_ns)
+        part = chip_parts(self.vb, self.work0, done)
         self.parts = "%(cpu).0f ms CPU, %(io).0f ms reads and writes, %(flash).0f ms flash, %(bus).0f ms I2C" % part
         return chip_ms(part)
 
@@ -140,7 +116,7 @@ def work_over(vb, seconds):
 def busy_share(vb, seconds, work=None):
     """The chip's share of `seconds` of wall time spent working (idle: what waits cost)."""
     before, after = work or work_over(vb, seconds)
-    return chip_ms(chip_parts(before, after, vb.factor, vb.emulation_ns)) / 1000 / seconds
+    return chip_ms(chip_parts(vb, before, after)) / 1000 / seconds
 
 
 def idle(vb, link, seconds):
@@ -231,7 +207,6 @@ def boot_time(flash, glass):
             samples.append((time.monotonic(), vb.work()))
             time.sleep(0.01)
         time.sleep(FRAME_QUIET_S)  # the frame's last write
-        factor, emulation = vb.factor, vb.emulation_ns
     done = writes[-1][1]
     gaps = [i for i in range(1, len(writes)) if writes[i][0] - writes[i - 1][0] > SPLASH_S / 2]
     splash = writes[gaps[-1] - 1][1]  # the splash frame's last write
@@ -239,7 +214,7 @@ def boot_time(flash, glass):
     waiting = [w for t, w in samples if t < game_at][-1]  # the start-up work done
 
     def chip(before, after):
-        return chip_ms(chip_parts(before, after, factor, emulation))
+        return chip_ms(chip_parts(vb, before, after))
 
     ms = max(chip(booted[0], splash) + SPLASH_S * 1000, chip(booted[0], waiting))
     return (ms + chip(waiting, done)) / 1000
@@ -290,8 +265,8 @@ def main():
     with VirtualBoard() as vb, frames_on(vb.port, boot=True, timeout=120) as link:
         print("MicroPython %s; the chip's time = (the board's CPU time less %.1f µs a read or write and %.1f µs "
               "a wake-up) x %.0f (pystone's calibration) + reads and writes at the chip's cost + bus and flash "
-              "time\n" % (args.micropython_version, vb.emulation_ns["io_call"] / 1e3,
-                                vb.emulation_ns["wake"] / 1e3, vb.factor))
+              "time\n" % (args.micropython_version, emulation_ns(vb)["io_call"] / 1e3,
+                                emulation_ns(vb)["wake"] / 1e3, factor(vb)))
         time.sleep(3)
         print("### idle (share of the chip's time busy)\n")
         for where, share in idle(vb, link, args.idle_s).items():

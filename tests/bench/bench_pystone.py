@@ -2,7 +2,7 @@
 
 1. micropython-pystone-lowmem on the unix port at full speed, per second of the
    interpreter's CPU time, with a board's heap: over the chip's 1,300, the factor the
-   benchmarks compute the chip's time with (croupier.sim.pace.calibrated);
+   benchmarks compute the chip's time with (tests/bench/chiptime.py);
 2. pystone on a board throttled at pace.ESP32_THROTTLE, --runs runs: the spread of its
    scores is the throttle's accuracy, and the median says which throttle factor would
    centre them on the chip's score.

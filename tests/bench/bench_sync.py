@@ -4,7 +4,7 @@
     .venv/bin/python tests/bench/bench_sync.py [--micropython-version 1.28]
 
 Its share of the line rate at the ESP32's pace is computed: the bytes the board sent x 10
-bits over the chip's time for the sync, the longer of its work (bench_pace.chip_ms:
+bits over the chip's time for the sync, the longer of its work (chiptime.chip_ms:
 the board's CPU time, less its emulated reads and writes, counted at the chip's cost, x the
 calibrated factor, plus its flash and bus time) and those bytes' line time (the chip's UART
 sends while its CPU works). Each copy starts on a settled board (its boot
@@ -16,7 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_pace import chip_ms, chip_parts, target
+from bench_pace import target
+from chiptime import chip_ms, chip_parts, emulation_ns, factor
 from croupier.commands.demo import script_game
 from croupier.deploy import Mpremote
 from croupier.link import connect
@@ -90,11 +91,11 @@ def main():
             settle(vb)
             cp_time, cp_bytes = copy_journal(vb, Path(tmp) / "journal")
             sync_time, synced, sync_bytes, before, after = timed_sync(vb, Path(tmp) / "bench.sqlite3")
-            factor, emulation = vb.factor, vb.emulation_ns
     # The board's output goes into the UART's 128-byte TX FIFO, and the writer waits only
     # while it is full (ports/esp32/uart.c, uart_stdout_tx_strn, v1.23.0-v1.28.0): the chip
     # works while the line sends, so a sync takes the longer of its work and its line time.
-    part = chip_parts(before, after, factor, emulation)
+    part = chip_parts(vb, before, after)
+    emulation = emulation_ns(vb)
     work = chip_ms(part)
     line = sync_bytes * 10 / uart.BAUD * 1000
     chip = max(work, line)
@@ -106,7 +107,7 @@ def main():
     print("sync at the chip's pace: %.2f s (the longer of work and line) for %d bytes from the board: CPU %.2f s (x %.0f; less %d reads and "
           "writes at %.1f µs and %d wake-ups at %.1f µs: %.2f s), those at the chip's cost %.2f s, flash %.2f s, "
           "I2C bus %.2f s, line %.2f s" % (
-              chip / 1000, sync_bytes, part["cpu"] / 1000, factor, part["io_calls"], emulation["io_call"] / 1e3,
+              chip / 1000, sync_bytes, part["cpu"] / 1000, factor(vb), part["io_calls"], emulation["io_call"] / 1e3,
               part["runs"], emulation["wake"] / 1e3, part["emulation"] / 1000,
               part["io"] / 1000, part["flash"] / 1000, part["bus"] / 1000, line / 1000))
     target("sync", "%.0f %% of the line rate" % (100 * share), ">= %.0f %%" % (100 * LINE_SHARE), share >= LINE_SHARE)

@@ -216,20 +216,10 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             self._kill()
         self._wake()
 
-    # --- the work done, for the chip's time (croupier.sim.pace.chip_ms) -----------------------
-    @property
-    def factor(self) -> float:
-        """Host CPU time x factor = the ESP32's time for the same work (the pace's, calibrated)."""
-        return paces.calibrated("esp32", self.heap + SIM_HEAP)
-
-    @property
-    def emulation_ns(self) -> dict:
-        """Host CPU ns of the board's system calls and wake-ups (pace.emulation_ns)."""
-        return paces.emulation_ns(self.heap + SIM_HEAP)
-
+    # --- the work done, for the chip's time (tests/bench/chiptime.py) ------------------------
     def work(self) -> dict:
         """The interpreter's CPU ns and wake-ups (/proc/<pid>/schedstat), its read and write
-        system calls (/proc/<pid>/io, each one the emulation's: pace.chip_parts takes them out)
+        system calls (/proc/<pid>/io, each one the emulation's: chiptime.chip_parts takes them out)
         and the emulated I2C bus and flash busy µs, so far."""
         with self._lock:
             if self._proc is None:

@@ -3,19 +3,16 @@
 The factor is how many times slower than this host's unix port the chip runs bytecode:
 pystone per second of the interpreter's CPU time here, over the chip's score at the clock
 the firmware sets (firmware/boot.py: 240 MHz). Benchmarks compute the chip's time with it
-and with emulation_ns, the host cost of the board's emulated reads, writes and wake-ups
-(tests/bench/bench_pace.py chip_parts). The Throttle holds a board's CPU time to wall time /
+(tests/bench/chiptime.py). The Throttle holds a board's CPU time to wall time /
 throttle_factor (croupier.sim.pacer), for a user to see the box's speed; it models no
 interrupt latency (docs/virtual-board.md, "Pace").
 """
-import functools
 import os
 import subprocess
 import sys
-import tempfile
 from collections import namedtuple
 
-from croupier.sim import pacer, pystone, toolchain
+from croupier.sim import pacer, pystone
 
 # micropython-pystone-lowmem on an ESP32 at 240 MHz: public figures of 1,075-1,661
 # pystones/s; the pace aims at their middle.
@@ -57,45 +54,6 @@ def profile(name):
     if name not in PROFILES:
         raise ValueError("pace must be one of none, %s; not %r" % (", ".join(PROFILES), name))
     return PROFILES[name]
-
-
-_READS = """import _sim_flash
-f = _sim_flash.Flash(%r)
-buf = bytearray(128)
-read = f.readblocks
-for i in range(%d):
-    read(i & 15, buf, i * 128 & 4095)
-"""
-_WAKES = """import time
-for i in range(%d):
-    time.sleep_us(20)
-"""
-
-
-@functools.lru_cache(maxsize=None)
-def emulation_ns(heap) -> dict:
-    """Host CPU ns the emulation costs a board, once a host process: 'io_call', one read or
-    write system call (every one of a board's is the emulation's: its flash, console, side
-    channel), as the board's flash read of a 128-byte cache line, its commonest (a sync makes
-    about 5 a journal record); 'wake', one wake-up of the interpreter from a sleep or a
-    wait (the kernel's switch and the caches it leaves cold)."""
-    with tempfile.NamedTemporaryFile(suffix=".img") as image:
-        image.write(b"\xff" * 16 * 4096)
-        image.flush()
-        return {"io_call": _cost_ns(_READS % (image.name, 0), _READS % (image.name, 200000), 200000, heap),
-                "wake": _cost_ns(_WAKES % 0, _WAKES % 5000, 5000, heap)}
-
-
-def _cost_ns(idle, busy, count, heap, runs=3) -> float:
-    """Host CPU ns of one of the `count` things `busy` does beyond `idle`, measured as
-    pystone.cpu_rate measures (pystone.extra_cpu_seconds), the fastest of `runs`."""
-    return pystone.extra_cpu_seconds(idle, busy, heap, toolchain.board_modules(), runs, runs) / count * 1e9
-
-
-@functools.lru_cache(maxsize=None)
-def calibrated(name, heap) -> float:
-    """The profile's factor, measured once a host process (about a second of pystone)."""
-    return PROFILES[name].factor(heap)
 
 
 class Throttle:
