@@ -381,66 +381,6 @@ class Journal:
             self._active = (self._segment, self._segment_file(self._segment))
         return self._active[1]
 
-    def _segments(self):
-        """First seqs of the segments, closed ones and the active one, ascending. The closed
-        folder is listed only after it changed: a sync asks for page after page, and each
-        listing is a walk through littlefs's metadata."""
-        if self._closed is None:
-            closed = [int(name[:-4]) for name in os.listdir(self._file(_CLOSED))
-                      if name.endswith(".log")]
-            closed.sort()
-            self._closed = closed
-        return self._closed + [self._segment]
-
-    def each_record(self, from_seq, max_records, take):
-        """take(text) for up to max_records records with seq >= from_seq, oldest first: text
-        is the record's canonical JSON as the journal holds it (bytes), so a `log` page goes
-        out as it is stored, with no parsing, no writing out again and no list of it in the
-        heap. A segment's records stop at its first damaged line. -> how many were taken."""
-        taken = 0
-        firsts = self._segments()
-        for i in range(len(firsts)):
-            if i + 1 < len(firsts) and firsts[i + 1] <= from_seq:
-                continue  # wholly before from_seq
-            try:
-                f = open(self._segment_file(firsts[i]), "rb")
-            except OSError:
-                continue
-            with f:
-                for line in f:
-                    payload = _payload(line)
-                    if payload is None:
-                        break
-                    if taken or int(payload[1:payload.find(b",")]) >= from_seq:  # `[seq,`
-                        take(payload)
-                        taken += 1
-                        if taken >= max_records:
-                            return taken
-        return taken
-
-    def records(self, from_seq, max_records):
-        """Up to max_records records with seq >= from_seq, oldest first, each
-        [seq, time, game_id, kind, data, [boot, ms]] (or the first five, as older firmware
-        wrote them)."""
-        out = []
-        self.each_record(from_seq, max_records, lambda text: out.append(json.loads(text)))
-        return out
-
-    def ack(self, upto):
-        """The host holds every record <= upto: delete the closed segments it covers, and
-        remember upto (so a host can tell which records no host holds yet)."""
-        firsts = self._segments()
-        for i in range(len(firsts)):
-            if firsts[i] >= self._segment:
-                break  # the active segment stays
-            end = (firsts[i + 1] if i + 1 < len(firsts) else self._segment) - 1
-            if end <= upto:
-                self._closed = None
-                os.remove(self._segment_file(firsts[i]))
-        if upto > self.acked:
-            self.acked = upto
-            self._rewrite_head()
-
     def resume(self):
         """(game_id, setup, actions) of the unfinished game, or None. actions: [kind, data]
         pairs ("play" card / "undo" None) that rebuild it through the rules engine."""

@@ -182,7 +182,7 @@ class Link:
         from croupier import link_box
 
         self.send(link_box.hello_fields(self, {"ev": "boot"}))
-        croupier.drop_module("croupier.link_box")
+        _drop_box()
 
     async def _read(self):
         """Sleep until input comes, then take it a byte at a time while more waits, up to
@@ -247,7 +247,7 @@ class Link:
         self._answer(reply)
         if self._box_loaded and not self._waiting():  # requests in a row (a sync) share one load
             self._box_loaded = False
-            croupier.drop_module("croupier.link_box")
+            _drop_box()
         work, self._after_answer = self._after_answer, None
         if work is not None:  # done before the next line is read: later answers know it
             try:
@@ -356,6 +356,12 @@ class Link:
                 self.send({"ev": "play", "seq": seq, "state": state, "effects": effects})
             except MemoryError:  # the input is journaled and applied; the host can ask `state`
                 self._out.write("\n")
+
+
+def _drop_box():
+    """Drop link_box, and journal_sync, which its `log` and `ack` load."""
+    croupier.drop_module("croupier.link_box")
+    croupier.drop_module("croupier.journal_sync")
 
 
 def _writable(value):

@@ -1,8 +1,9 @@
 # The link's requests about the box rather than the game (docs/protocol.md): hello (and the
 # boot event's fields), screen, log, ack, roster, get_roster, clock. Each is a function
 # (link, request) -> result fields, like Link's own handlers. The link loads this module
-# for such a request and drops it once the request is answered: between them its code
-# takes no heap, and a game's inputs never need it.
+# for such a request and drops it once the request is answered (journal_sync too, which
+# `log` and `ack` load): between them their code takes no heap, and a game's inputs never
+# need it.
 from micropython import const
 import binascii
 
@@ -94,18 +95,22 @@ def screen(link, request):
 
 
 def log(link, request):
+    from croupier import journal_sync
+
     start = _int(request.get("from", 0), "from")
     most = min(_int(request.get("max", _LOG_DEFAULT), "max", 1), LOG_PAGE)
     journal = link.journal
 
     def each(take):
-        journal.each_record(start, most, take)
+        journal_sync.each_record(journal, start, most, take)
 
     return {"records": Canonical(each), "last_seq": journal.last_seq,
             "log_epoch": journal.epoch}
 
 
 def ack(link, request):
+    from croupier import journal_sync
+
     journal = link.journal
     upto = _int(request["upto"], "upto")
     if upto > journal.last_seq:
@@ -114,7 +119,7 @@ def ack(link, request):
     # Deleting the segments and storing `acked` are flash erases and writes (half a
     # second on the chip): the host waits for the answer, not for them. They are done
     # before the next request is read, so every later answer knows them.
-    link._after_answer = lambda: journal.ack(upto)
+    link._after_answer = lambda: journal_sync.ack(journal, upto)
 
 
 def roster(link, request):

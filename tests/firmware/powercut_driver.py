@@ -9,6 +9,7 @@ import sys
 from ramflash import RamFlash, mount
 from croupier.controller import Controller, _replay as replay
 from croupier.journal import Journal, JournalError
+from croupier import journal_sync
 from croupier.rules import new_game, Illegal
 
 CARDS = {
@@ -74,14 +75,14 @@ class Trial:
         elif roll < 0.14:
             ctrl.redo()
         elif roll < 0.16:
-            self.journal.ack(self.journal.last_seq)
+            journal_sync.ack(self.journal, self.journal.last_seq)
         else:
             ctrl.play(rnd.choice(CARDS[ctrl.state()["game"]]))
 
     def confirm(self):
         """Take the records the last operation wrote into the confirmed list."""
         first = self.all[-1][0] + 1 if self.all else 1
-        self.take(self.journal.records(first, 100), self.power_ups)
+        self.take(journal_sync.records(self.journal, first, 100), self.power_ups)
 
     def take(self, records, power_up):
         """Add records power-up number power_up wrote to the confirmed list; a boot number
@@ -113,8 +114,8 @@ class Trial:
     def check_after_power_up(self):
         confirmed = self.all
         last = confirmed[-1][0] if confirmed else 0
-        survivors = self.journal.records(last + 1, 100)
-        kept = self.journal.records(0, 100000)
+        survivors = journal_sync.records(self.journal, last + 1, 100)
+        kept = journal_sync.records(self.journal, 0, 100000)
         # every confirmed record not yet acked is still there, unchanged, in order
         if kept:
             tail = [r for r in confirmed if r[0] >= kept[0][0]]

@@ -10,6 +10,7 @@ COUNTING = r'''
 import json
 from ramflash import RamFlash, mount
 from croupier.journal import Journal
+from croupier import journal_sync
 
 flash = RamFlash(blocks=64)
 mount(flash, fresh=True)
@@ -34,7 +35,7 @@ j = Journal("/flash/j")  # this boot writes a record without count_boot: the app
 seq = j.append(1, "play", "9")
 mount(flash)
 j = Journal("/flash/j")
-out["stamped"] = j.records(seq, 1)[0][5][0]
+out["stamped"] = journal_sync.records(j, seq, 1)[0][5][0]
 out["after_append"] = j.boots
 print(json.dumps(out))
 '''

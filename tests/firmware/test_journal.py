@@ -9,6 +9,7 @@ CHECKS = r'''
 import json, os, sys
 from ramflash import RamFlash, mount
 from croupier.journal import Journal, SEGMENT_RECORDS
+from croupier import journal_sync
 
 def fresh():
     flash = RamFlash(blocks=64)
@@ -30,8 +31,8 @@ j = Journal("/flash/j")  # power cycle
 out["same_epoch"] = j.epoch == epoch
 out["boots"] = j.boots
 out["resume_after_boot"] = j.resume()
-out["records"] = j.records(0, 100)
-out["page"] = j.records(3, 2)
+out["records"] = journal_sync.records(j, 0, 100)
+out["page"] = journal_sync.records(j, 3, 2)
 j.append(1, "end", {"over": True})
 out["after_end"] = j.resume()
 # many finished games: the active segment stays short, old segments hold the rest
@@ -60,12 +61,12 @@ for g in range(30):
     gid = j.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
     j.append(gid, "play", "3")
     j.append(gid, "end", None)
-j.ack(SEGMENT_RECORDS - 1)
-out["after_partial_ack"] = j.records(0, 100)[0][0]
-j.ack(SEGMENT_RECORDS)
-out["after_segment_ack"] = j.records(0, 100)[0][0]
-j.ack(j.last_seq)
-out["after_ack_all"] = [r[0] for r in j.records(0, 100)]
+journal_sync.ack(j, SEGMENT_RECORDS - 1)
+out["after_partial_ack"] = journal_sync.records(j, 0, 100)[0][0]
+journal_sync.ack(j, SEGMENT_RECORDS)
+out["after_segment_ack"] = journal_sync.records(j, 0, 100)[0][0]
+journal_sync.ack(j, j.last_seq)
+out["after_ack_all"] = [r[0] for r in journal_sync.records(j, 0, 100)]
 out["seq_after_ack"] = j.append(None, "new", {"game": "basta", "players": ["A", "B"], "options": {}})
 # a wiped journal is a new one: new epoch, seq from 1
 epoch = j.epoch
@@ -104,6 +105,7 @@ def test_journal_records_resume_snapshots_and_ack(mpy):
 DAMAGE = r'''
 import json, os, sys
 from croupier.journal import Journal
+from croupier import journal_sync
 path = sys.argv[1]
 j = Journal(path)
 gid = j.append(None, "new", {"game": "lobo77", "players": ["A", "B"], "options": {}})
@@ -121,10 +123,10 @@ elif how == "garbage":
 with open(seg, "wb") as f:
     f.write(data)
 j = Journal(path)
-kept = j.records(0, 100)
+kept = journal_sync.records(j, 0, 100)
 seq = j.append(gid, "play", "2")
 j = Journal(path)
-print(json.dumps({"kept": kept, "seq": seq, "after": j.records(0, 100), "resume": j.resume()}))
+print(json.dumps({"kept": kept, "seq": seq, "after": journal_sync.records(j, 0, 100), "resume": j.resume()}))
 '''
 
 
@@ -142,6 +144,7 @@ REFUSED = r'''
 import json
 from ramflash import RamFlash, mount
 from croupier.journal import Journal
+from croupier import journal_sync
 mount(RamFlash(blocks=64), fresh=True)
 j = Journal("/flash/j")
 gid = j.append(None, "new", {"game": "lobo77", "players": ["A", "B"], "options": {}})
@@ -159,7 +162,7 @@ for i in range(150):  # a long game: the head is rewritten with it at every segm
         j.append(gid, "undo", None)
 j = Journal("/flash/j")
 r = j.resume()
-print(json.dumps({"errors": errors, "seq": seq, "records": j.records(0, 4), "last": j.last_seq,
+print(json.dumps({"errors": errors, "seq": seq, "records": journal_sync.records(j, 0, 4), "last": j.last_seq,
                   "plays": [a[1] for a in r[2] if a[0] == "play"], "actions": len(r[2])}))
 '''
 
@@ -183,6 +186,7 @@ FINISHED_WITHOUT_END = r'''
 import json
 from ramflash import RamFlash, mount
 from croupier.journal import Journal
+from croupier import journal_sync
 from croupier.controller import Controller
 from croupier.rules import new_game
 
@@ -196,7 +200,7 @@ for card in ("11", "0", "66"):  # B pays at 11 and swims, pays again at 77: out,
 # the power went here: the last input is journaled, its `end` record is not
 controller = Controller(Journal("/flash/j"))
 print(json.dumps({"resumed": controller.resume(), "over": reference.state()["over"],
-                  "last": controller.journal.records(0, 10)[-1],
+                  "last": journal_sync.records(controller.journal, 0, 10)[-1],
                   "state": reference.state(), "after": Controller(Journal("/flash/j")).resume()}))
 '''
 
@@ -213,6 +217,7 @@ FULL_FLASH = r'''
 import json
 from ramflash import RamFlash, mount
 from croupier.journal import Journal, JournalError
+from croupier import journal_sync
 from croupier.controller import Controller
 from flashfill import fill, free
 
@@ -242,7 +247,7 @@ free("/flash")  # space again (on the board: sync, then ack)
 c.play("3")
 c.new("basta", ["D", "E"], {})
 out["records"] = [r[2:4] + [r[4] if r[3] == "play" else None]
-                  for r in Journal("/flash/j").records(0, 100)]
+                  for r in journal_sync.records(Journal("/flash/j"), 0, 100)]
 print(json.dumps(out))
 '''
 
@@ -260,6 +265,7 @@ INTERRUPTED_MOVE = r'''
 import json, os, sys
 from ramflash import RamFlash, mount
 from croupier.journal import Journal
+from croupier import journal_sync
 
 flash = RamFlash(blocks=48)
 with open(sys.argv[1], "rb") as f:
@@ -268,7 +274,7 @@ mount(flash)
 seen = os.listdir("/flash/journal")
 journal = Journal("/flash/journal")
 print(json.dumps({"seen": seen, "last_seq": journal.last_seq,
-                  "seqs": [r[0] for r in journal.records(0, 1000)]}))
+                  "seqs": [r[0] for r in journal_sync.records(journal, 0, 1000)]}))
 '''
 
 
@@ -288,6 +294,7 @@ DAMAGED_HEAD = r'''
 import json, os, sys
 from ramflash import RamFlash, mount
 from croupier.journal import Journal, SEGMENT_RECORDS
+from croupier import journal_sync
 
 def damage(name):
     with open("/flash/j/" + name, "r+b") as f:
@@ -302,22 +309,22 @@ for g in range(3):  # finished games, the first ones acked
     for i in range(40):
         j.append(gid, "play", "1")
     j.append(gid, "end", None)
-j.ack(SEGMENT_RECORDS)
+journal_sync.ack(j, SEGMENT_RECORDS)
 gid = j.append(None, "new", {"game": "lobo77", "players": ["A", "B", "C"], "options": {}})
 for card in ("9", "10", "5", "33"):
     j.append(gid, "play", card)
 j.append(gid, "undo", None)
-before = j.records(0, 1000)
+before = journal_sync.records(j, 0, 1000)
 out = {"first_kept": before[0][0]}
 for broken in sys.argv[1].split(","):
     damage(broken)
 j = Journal("/flash/j")
 out["same_epoch"] = j.epoch == epoch
-out["same_records"] = j.records(0, 1000) == before
+out["same_records"] = journal_sync.records(j, 0, 1000) == before
 out["resume"] = j.resume()
 out["next"] = j.append(gid, "play", "2")
 j = Journal("/flash/j")  # the rebuilt head holds from now on
-out["after"] = [j.records(0, 1000)[-1][0], j.resume()[2][-1]]
+out["after"] = [journal_sync.records(j, 0, 1000)[-1][0], j.resume()[2][-1]]
 print(json.dumps(out))
 '''
 
@@ -343,6 +350,7 @@ import gc, json
 from ramflash import RamFlash, mount
 from croupier import journal
 from croupier.journal import Journal
+from croupier import journal_sync
 
 mount(RamFlash(blocks=64), fresh=True)
 j = Journal("/flash/j")
@@ -359,7 +367,7 @@ def sealed_line(record):  # the first try finds no contiguous room for the line
 
 journal.sealed_line = sealed_line
 seq = j.append(game, "play", "7")
-print(json.dumps({"seq": seq, "records": [r[3] for r in Journal("/flash/j").records(1, 10)]}))
+print(json.dumps({"seq": seq, "records": [r[3] for r in journal_sync.records(Journal("/flash/j"), 1, 10)]}))
 '''
 
 

@@ -121,6 +121,7 @@ JOURNAL = r'''
 import json, time
 from ramflash import RamFlash, mount
 import croupier.journal as journal
+from croupier import journal_sync
 from croupier.journal import Journal, write_sealed
 
 
@@ -156,7 +157,7 @@ j.append(1, "play", "5")
 clock.now = 50  # wrapped
 j.append(1, "play", "2")
 out["uptime"] = j.uptime_ms()
-out["records"] = j.records(0, 10)
+out["records"] = journal_sync.records(j, 0, 10)
 j = Journal("/flash/j")  # the next boot reads old and new records alike
 out["resume_again"] = j.resume()
 print(json.dumps(out))
