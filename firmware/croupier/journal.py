@@ -20,7 +20,6 @@
 # acknowledged them (`ack`), a whole closed segment at a time.
 from micropython import const
 import binascii
-import errno
 import gc
 import json
 import os
@@ -180,41 +179,11 @@ class Journal:
         self._clock_offset = None  # Unix seconds minus time.time(), once known
         self._ticks = time.ticks_ms()  # uptime_ms(): ms since this boot, past ticks_ms wraps
         self._uptime = 0
-        self._ensure_dir()
         from croupier import journal_boot
         try:  # dropped however the start ends: a failed one must not keep it loaded
-            head = self._read_head()
-            rebuilt = head is None
-            if rebuilt:
-                head = journal_boot.rebuilt_head(self)
-            self.epoch = head["epoch"]
-            self.boots = head["boots"] + 1  # on the flash once count_boot() has run
-            self._counted = False
-            self.acked = head.get("acked", 0)  # the highest seq a host acknowledged (`ack`)
-            self._segment = head["segment"]  # first seq of the active segment
-            game = head["game"]
-            self._game = Game(*game) if game else None
-            self._next_seq = self._segment
-            self._in_segment = 0
-            self._closed = None  # first seqs of the closed segments, read once after each change
-            if rebuilt:  # what the next boot reads: written now, before the scan changes game
-                try:
-                    self._write_head(self._segment, game)
-                except OSError:
-                    pass  # a full flash: rebuilt again at the next boot
-            for name in os.listdir(self.path):  # a segment closed just before a power cut
-                if name.endswith(".log") and int(name[:-4]) != self._segment:
-                    self._archive(int(name[:-4]))
-            journal_boot.scan_active(self)
+            journal_boot.start(self)
         finally:
             croupier.drop_module("croupier.journal_boot")
-        if clock is not None:
-            try:
-                epoch = clock.now()
-            except OSError:
-                epoch = None  # the module went quiet since the probe: no time, as without one
-            if epoch is not None:
-                self._clock_offset = epoch - int(time.time())
 
     def _close_segment(self):
         """Start a new segment: the head points at it, with the game as it stands; then the
@@ -242,18 +211,6 @@ class Journal:
 
     def _file(self, name):
         return self.path + "/" + name
-
-    def _ensure_dir(self):
-        # mkdir, not stat: littlefs finishes a move that a power cut interrupted only at its
-        # first write (mkdir is one, whether or not the folder exists); until then a lookup
-        # can miss what is there: the closed folder, or the head (and a journal without a
-        # head starts afresh).
-        for folder in (self.path, self._file(_CLOSED)):
-            try:
-                os.mkdir(folder)
-            except OSError as e:
-                if e.errno != errno.EEXIST:
-                    raise
 
     def _read_sealed(self, name):
         """The value of a file holding one sealed line, or None when missing or damaged."""

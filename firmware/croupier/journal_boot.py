@@ -1,13 +1,66 @@
-# The journal's work at boot, which a running box does not need again: replaying the active
-# segment onto the head's snapshot (cutting off a tail a power cut left), and rebuilding a
-# missing or damaged head from every segment kept. Journal() loads this module and drops
-# it however the start ends (its code is heap). Each function takes the Journal being started.
+# The journal's work at boot, which a running box does not need again: reading the head,
+# replaying the active segment onto its snapshot (cutting off a tail a power cut left),
+# rebuilding a missing or damaged head from every segment kept, and taking the time from the
+# real-time clock. Journal() loads this module and drops it however the start ends (its
+# code is heap). Each function takes the Journal being started.
 import binascii
+import errno
 import os
+import time
 
-from croupier.journal import _CLOSED, _TMP, unseal, write_sealed
+from croupier.journal import _CLOSED, _TMP, Game, unseal, write_sealed
 
 _EPOCH = "epoch"
+
+
+def start(journal):
+    """Open the journal: its folders, its head (rebuilt when missing or damaged), the
+    records of its active segment, and the time from its clock."""
+    _ensure_dirs(journal)
+    head = journal._read_head()
+    rebuilt = head is None
+    if rebuilt:
+        head = rebuilt_head(journal)
+    journal.epoch = head["epoch"]
+    journal.boots = head["boots"] + 1  # on the flash once count_boot() has run
+    journal._counted = False
+    journal.acked = head.get("acked", 0)  # the highest seq a host acknowledged (`ack`)
+    journal._segment = head["segment"]  # first seq of the active segment
+    game = head["game"]
+    journal._game = Game(*game) if game else None
+    journal._next_seq = journal._segment
+    journal._in_segment = 0
+    journal._closed = None  # first seqs of the closed segments, read once after each change
+    if rebuilt:  # what the next boot reads: written now, before the scan changes game
+        try:
+            journal._write_head(journal._segment, game)
+        except OSError:
+            pass  # a full flash: rebuilt again at the next boot
+    for name in os.listdir(journal.path):  # a segment closed just before a power cut
+        if name.endswith(".log") and int(name[:-4]) != journal._segment:
+            journal._archive(int(name[:-4]))
+    scan_active(journal)
+    clock = journal._clock
+    if clock is not None:
+        try:
+            epoch = clock.now()
+        except OSError:
+            epoch = None  # the module went quiet since the probe: no time, as without one
+        if epoch is not None:
+            journal._clock_offset = epoch - int(time.time())
+
+
+def _ensure_dirs(journal):
+    # mkdir, not stat: littlefs finishes a move that a power cut interrupted only at its
+    # first write (mkdir is one, whether or not the folder exists); until then a lookup
+    # can miss what is there: the closed folder, or the head (and a journal without a
+    # head starts afresh).
+    for folder in (journal.path, journal._file(_CLOSED)):
+        try:
+            os.mkdir(folder)
+        except OSError as e:
+            if e.errno != errno.EEXIST:
+                raise
 
 
 def rebuilt_head(journal):
