@@ -101,8 +101,6 @@ class SSD1306(framebuf.FrameBuffer):
         # the runs of the page above, and of this page: (top page, first, last chunk) each
         self._held = bytearray(3 * _RUNS)
         self._runs = bytearray(3 * _RUNS)
-        self._cmd1 = bytearray((_CTRL_CMD, 0))
-        self._cmd2 = bytearray((_CTRL_CMD, 0, 0))
         self.i2c.writeto(self.addr, _INIT)
         self.show(full=True)
 
@@ -188,25 +186,3 @@ class SSD1306(framebuf.FrameBuffer):
         count = (bottom - top + 1) * (last - first + 1)
         self.i2c.writeto(self.addr, self._tx[count])
         return count * _CHUNK
-
-    def _command(self, cmd, arg=-1):
-        if arg < 0:
-            buf = self._cmd1
-        else:
-            buf = self._cmd2
-            buf[2] = arg
-        buf[1] = cmd
-        self.i2c.writeto(self.addr, buf)
-
-    def poweroff(self):
-        self._command(_SET_DISP)
-
-    def poweron(self):
-        self._command(_SET_DISP | 0x01)
-
-    def contrast(self, level):
-        """Brightness 0-255."""
-        self._command(_SET_CONTRAST, level & 0xFF)
-
-    def invert(self, on):
-        self._command(_SET_NORM_INV | (1 if on else 0))
