@@ -16,14 +16,7 @@ from croupier.ui.games import MORE
 
 # Regions, each on whole pages (8 pixel rows: the unit the display driver compares) and each
 # in its own place, so a card sends only what really changes: the preview appears on blank
-# pages and goes again; the total, the name on turn and the turn marker change in place.
-_TOTAL_Y = const(8)  # pages 1-3, left: the running total in 24 px digits
-TOTAL_RIGHT = 58  # right-aligned: the units digit stays where it is
-_CHIPS_X = const(61)  # pages 1-4, right half: every player's chip, two to a row, in seat order
-_CHIP_W = const(32)
-_CHIP_PITCH = const(34)  # a 2 px gap between the two chips of a row, none at the right edge
-_STATUS_Y = const(33)  # page 4, left, a row under the digits: the play direction, cards owed
-_ARROW_W = const(36)
+# pages and goes again; the table above it (ui/table.py) changes in place.
 _ENTRY_Y = const(40)  # pages 5-6: the preview of the card being typed, the seat prompt, what is owed
 _PREVIEW_LINES = const(5)  # an illegal card's reason wraps: past two lines, over all but the top row
 BACK = ("", "", "back")  # the soft keys while a card waits for its seat
@@ -34,9 +27,9 @@ class Play:
     def __init__(self, ui, game_module):
         self.ui, self.g = ui, game_module
         self.controller = ui.controller
-        self._shown = None  # the state _texts last made strings for
-        self._owing = None  # what the player on turn still owes, in words (_texts)
         self._bar_keys = None  # the soft-key page _bar last made labels for
+        # the running total's table, for the games that draw no body of their own
+        self.table = None if self._hook("body") else _table(self)
         self._clear()
 
     def _clear(self):
@@ -190,7 +183,7 @@ class Play:
             return
         result = self._hook("result")
         line = "%s -> %s" % (self.entry, result(self.controller.state(), self.entry, after)
-                             if result else self._reached(after, effects))
+                             if result else self.table.reached(after, effects))
         if not effects:
             self.preview = (line,)
             return
@@ -198,17 +191,9 @@ class Play:
         title, text = self.ui.effect_text(effects[0]["kind"])
         self.preview = (line + " " + title, text.format(names[effects[0]["seat"]]["name"]))
 
-    def _reached(self, after, effects):
-        """The running total a typed number card reaches. A card that ends the round (77!,
-        over 50) shows the total it went to, not the next round's."""
-        for effect in effects:
-            if effect["kind"] == "round_end":
-                return self.controller.state()["total"] + int(self.entry)
-        return after["total"]
-
     # --- drawing --------------------------------------------------------------------------
     # A redraw allocates nothing: the strings a state shows are made once per accepted input
-    # (_texts), the soft-key labels once per page (_bar).
+    # (the table's _texts), the soft-key labels once per page (_bar).
     def draw(self, fb):
         if self.sub:
             self.sub.draw(fb)
@@ -220,12 +205,12 @@ class Play:
         elif body:
             body(fb, state)
         else:
-            self._table(fb, state)
+            self.table.draw(fb, state)
         lines = self.preview
         if self.prefix and not body:
             lines = (self.prompt,)
-        elif not lines and self._owing and not body:
-            lines = (self._owing,)
+        elif not lines and not body and self.table.owing:
+            lines = (self.table.owing,)
         if lines:
             top = _ENTRY_Y - draw.CHAR * max(0, len(lines) - 2)
             clear = top if len(lines) <= 2 else draw.CHAR  # no half-covered row shows
@@ -257,54 +242,9 @@ class Play:
             label = picks[i][0] if picks is not None else state["players"][i]["name"]
             fb.text("%d %s" % (i + 1, draw.clip(label, width)), (i // 5) * 64, 10 + (i % 5) * 9, 1)
 
-    def _texts(self, state):
-        """The strings the table shows for this state. Its own function: the comprehensions
-        make `self` a closure cell, which would cost an allocation on every redraw."""
-        players = state["players"]
-        self._top = "GAME OVER" if state["over"] else draw.clip(players[state["turn"]]["name"], 11)
-        self._round = "R%d" % state["round"]
-        self._owed = "x%d" % state["owed"]
-        owing = self._hook("owing")
-        self._owing = owing(self.controller.game) if owing else None
-        self._total = str(state["total"])  # for totals too wide for big digits
-        self._names = [p["name"][:3] for p in players]
-        self._numbered = [str(i + 1) + p["name"][:2] for i, p in enumerate(players)]
-        self._badges = [self.g.badge(p) for p in players]
-        self._shown = state
 
-    def _table(self, fb, state):
-        if state is not self._shown:
-            self._texts(state)
-        fb.text(self._top, 0, 0, 1)
-        draw.text_right(fb, self._round, 0)
-        total = state["total"]
-        if total is not None:
-            width = draw.big_number_width(total)
-            if width <= TOTAL_RIGHT:
-                draw.big_number(fb, TOTAL_RIGHT - width, _TOTAL_Y, total)
-            else:  # a house-rule total too wide for big digits
-                fb.text(self._total, 0, _TOTAL_Y + draw.CHAR, 1)
-        if not state["over"]:
-            draw.arrow(fb, 0, _STATUS_Y, _ARROW_W, state["dir"])
-            if state["owed"] > 1:
-                fb.text(self._owed, _ARROW_W + 8, _STATUS_Y, 1)
-        self._chips(fb, state)
+def _table(play):
+    """The table of a game whose screen is a running total: its module loads only then."""
+    from croupier.ui.table import Table
 
-    def _chips(self, fb, state):
-        turn = -1 if state["over"] else state["turn"]
-        labels = self._numbered if self.prefix else self._names
-        players = state["players"]
-        for seat in range(len(players)):  # not enumerate: its tuples would allocate
-            p = players[seat]
-            x = _CHIPS_X + (seat % 2) * _CHIP_PITCH
-            y = _TOTAL_Y + (seat // 2) * draw.CHAR
-            # name, then the badge in reverse video: it also separates the chips
-            c = 0 if seat == turn else 1
-            fb.fill_rect(x, y, _CHIP_W, draw.CHAR, 1 - c)
-            fb.fill_rect(x + 24, y, 8, draw.CHAR, c)
-            fb.text(labels[seat], x, y, c)
-            fb.text(self._badges[seat], x + 24, y, 1 - c)
-            if p["out"]:
-                fb.hline(x, y + 3, 23, c)
-            if self.g.marked(p):
-                fb.hline(x, y + 7, 23, c)
+    return Table(play)

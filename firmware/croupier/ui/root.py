@@ -28,7 +28,7 @@ _LATE_OK_MS = const(1000)
 # Modules load when needed and are dropped when the player moves on (heap): the play screen
 # and the setup screens are never loaded together, and while a game is played only its own
 # screen module, the helpers that module uses and its own rules engine stay.
-PLAY = ("play", "announce")
+PLAY = ("play", "table", "announce")
 # menus, games' sub-screens, the splash
 OFF_PLAY = ("setup", "history", "menu", "handcount", "referee", "splash")
 HELPERS = ("pad",)  # shared by some games' screen modules
