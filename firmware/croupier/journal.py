@@ -173,7 +173,7 @@ class Journal:
 
     def __init__(self, path, clock=None):
         """clock: the battery-backed real-time clock (ds3231.DS3231) or None. The time comes
-        from it at boot, and set_time() sets it too."""
+        from it at boot, and journal_sync.set_time() sets it too."""
         self.path = path.rstrip("/")
         self._clock = clock
         self._clock_offset = None  # Unix seconds minus time.time(), once known
@@ -262,14 +262,6 @@ class Journal:
     @property
     def last_seq(self):
         return self._next_seq - 1
-
-    def set_time(self, epoch):
-        """Set the clock (Unix seconds), the real-time clock module's too; records written
-        before carry a null time unless the module gave it at boot. ValueError (the module
-        cannot hold that date) or OSError (it did not answer): the time is as it was."""
-        if self._clock is not None:
-            self._clock.set(int(epoch))
-        self._clock_offset = int(epoch) - int(time.time())
 
     def uptime_ms(self):
         """Milliseconds since this boot (the records' [boot, ms], `hello`'s uptime_ms).

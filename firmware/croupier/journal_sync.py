@@ -1,9 +1,11 @@
 # The journal's side that only a host's sync needs: reading the records out page by page
-# (`log`) and deleting what a host holds (`ack`). link_box loads it for those requests and
-# the link drops it with link_box: a game's inputs never need its code in the heap. Each
-# function takes the Journal it reads (its closed-segment list is cached there, _closed).
+# (`log`), deleting what a host holds (`ack`) and setting the clock (`clock`). link_box
+# loads it for those requests and the link drops it with link_box: a game's inputs never
+# need its code in the heap. Each function takes the Journal it works on (its closed-segment
+# list is cached there, _closed).
 import json
 import os
+import time
 
 from croupier.journal import _CLOSED, _payload
 
@@ -70,3 +72,12 @@ def ack(journal, upto):
     if upto > journal.acked:
         journal.acked = upto
         journal._rewrite_head()
+
+
+def set_time(journal, epoch):
+    """Set the clock (Unix seconds), the real-time clock module's too; records written
+    before carry a null time unless the module gave it at boot. ValueError (the module
+    cannot hold that date) or OSError (it did not answer): the time is as it was."""
+    if journal._clock is not None:
+        journal._clock.set(int(epoch))
+    journal._clock_offset = int(epoch) - int(time.time())

@@ -359,7 +359,7 @@ class Link:
 
 
 def _drop_box():
-    """Drop link_box, and journal_sync, which its `log` and `ack` load."""
+    """Drop link_box, and journal_sync, which some of its requests load."""
     croupier.drop_module("croupier.link_box")
     croupier.drop_module("croupier.journal_sync")
 

@@ -2,8 +2,8 @@
 # boot event's fields), screen, log, ack, roster, get_roster, clock. Each is a function
 # (link, request) -> result fields, like Link's own handlers. The link loads this module
 # for such a request and drops it once the request is answered (journal_sync too, which
-# `log` and `ack` load): between them their code takes no heap, and a game's inputs never
-# need it.
+# `log`, `ack` and `clock` load): between them their code takes no heap, and a game's
+# inputs never need it.
 from micropython import const
 import binascii
 
@@ -142,7 +142,9 @@ def get_roster(link, request):
 
 
 def clock(link, request):
+    from croupier import journal_sync
+
     try:
-        link.journal.set_time(_int(request["epoch"], "epoch"))
+        journal_sync.set_time(link.journal, _int(request["epoch"], "epoch"))
     except ValueError as exc:  # a date the real-time clock module cannot hold
         raise RequestError("bad_args", str(exc))
