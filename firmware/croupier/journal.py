@@ -33,7 +33,10 @@ _HEAD = "head"
 _TMP = ".tmp"
 _CLOSED = "closed"
 _UNDO = ("undo", None)
-_PIECES = const(48)  # pieces a Sealer gathers before it writes them (a few bytes each)
+# Pieces a Sealer gathers before it writes them (a few bytes each). Up to a dozen more come
+# before the next check, so the list tops out under 32 and keeps a 32-slot array: at 48 it
+# grew to 64 slots, 512 contiguous bytes that a reply on a full heap did not always find.
+_PIECES = const(16)
 _ENOSPC = const(28)  # littlefs's, on the ESP32 too: MicroPython's errno module lacks it
 
 
