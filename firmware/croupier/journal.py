@@ -77,6 +77,13 @@ class Sealer:
         self._write(text)
         self._crc = binascii.crc32(text, self._crc)
 
+    def write(self, data):
+        """Write data (bytes, or a view of them) at once, after the pieces gathered (bytes
+        too): a stored record goes out as it is, not copied into a joined piece."""
+        self.flush()
+        self._write(data)
+        self._crc = binascii.crc32(data, self._crc)
+
     def close(self):
         self.flush()
         self._write("|%08x\n" % (self._crc & 0xFFFFFFFF))
@@ -102,13 +109,14 @@ def write_sealed(value, write):
 
 
 def _payload(line):
-    """The text of a sealed line (bytes, before `|crc`), or None when truncated or corrupt.
-    Every record a `log` page sends passes here: bytes are compared as integers, and the
-    CRC as a number, so a line costs one slice and no formatting."""
+    """The text of a sealed line (bytes, before `|crc`) as a view into line, or None when
+    truncated or corrupt. Every record a `log` page sends passes here: bytes are compared
+    as integers, the CRC as a number, and the text is not copied (a game's `end` record
+    runs to hundreds of bytes, which a full heap may not have in one piece twice over)."""
     n = len(line)
     if n < 11 or line[n - 1] != 10 or line[n - 10] != 124:  # `\n`, `|`
         return None
-    payload = line[:n - 10]
+    payload = memoryview(line)[:n - 10]
     try:
         if binascii.crc32(payload) != int(line[n - 9:n - 1], 16):
             return None

@@ -24,9 +24,10 @@ def _segments(journal):
 
 def each_record(journal, from_seq, max_records, take):
     """take(text) for up to max_records records with seq >= from_seq, oldest first: text
-    is the record's canonical JSON as the journal holds it (bytes), so a `log` page goes
-    out as it is stored, with no parsing, no writing out again and no list of it in the
-    heap. A segment's records stop at its first damaged line. -> how many were taken."""
+    is the record's canonical JSON as the journal holds it (a view of the line read), so a
+    `log` page goes out as it is stored, with no parsing, no copy, no writing out again and
+    no list of it in the heap. A segment's records stop at its first damaged line. -> how
+    many were taken."""
     taken = 0
     firsts = _segments(journal)
     for i in range(len(firsts)):
@@ -41,7 +42,7 @@ def each_record(journal, from_seq, max_records, take):
                 payload = _payload(line)
                 if payload is None:
                     break
-                if taken or int(payload[1:payload.find(b",")]) >= from_seq:  # `[seq,`
+                if taken or int(line[1:line.find(b",")]) >= from_seq:  # `[seq,`
                     take(payload)
                     taken += 1
                     if taken >= max_records:

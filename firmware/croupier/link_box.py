@@ -35,28 +35,28 @@ class Base64:
 
 class Canonical:
     """A reply value that is a list of values already written as canonical JSON, streamed:
-    each(take) calls take(text) for every one (journal records as stored, bytes). They go
-    out as they are read, so a page of any length needs no room in the heap."""
+    each(take) calls take(text) for every one (journal records as stored: bytes, or a view
+    of them). They go out as they are read, so a page of any length needs no room in the
+    heap."""
 
     def __init__(self, each):
         self.each = each
 
     def stream(self, sealer):
-        """The JSON list of the texts each(take) gives (bytes), through sealer."""
+        """The JSON list of the texts each(take) gives, through sealer."""
         sealer.flush()  # what came before is str
         self.piece = sealer.piece
-        self._flush = sealer.flush
+        self._write = sealer.write
         self.sep = b"["
         self.each(self.take)
         self.piece(b"]" if self.sep == b"," else b"[]")
         sealer.flush()  # what follows is str
 
     def take(self, text):
-        """One more item of the list, after the separator it needs."""
-        piece = self.piece
-        piece(self.sep)
-        piece(text)
-        self._flush()  # a record at a time: a page of them gathered would be a page long
+        """One more item of the list, after the separator it needs: the separator gathered,
+        the record written as it is (a page of them gathered would be a page long)."""
+        self.piece(self.sep)
+        self._write(text)
         self.sep = b","
 
 
