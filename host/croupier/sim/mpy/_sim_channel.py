@@ -12,10 +12,15 @@ from time import ticks_add, ticks_diff, ticks_ms
 
 keys = 0  # pressed keys, bit row*4+col: what the matrix's contacts do
 # A key change is shown once the state before it has been shown as long as it lasted on the
-# host (4 ms units): a paced board, stopped by its throttle, takes the changes made meanwhile
-# together, and a tap would else be shorter on the board's clock than the debounce.
+# host (4 ms units), and not before it comes: a paced board, stopped by its throttle, takes
+# the changes made meanwhile one by one, as a tap would else be shorter on its clock than the
+# debounce. Each state counts _CATCH_UP_MS less, so a board behind the host (stopped, or its
+# bytecode read no pin when a change fell due) catches up by that much a change, and its
+# lateness does not add up over a burst.
+_CATCH_UP_MS = 20  # a scan period
 _shown_at = 0  # ticks_ms when `keys` took its present value
-_HELD = 16  # key changes waiting their turn; one more shows the oldest at once
+_HELD = 256  # key changes waiting their turn: as many as a busy paced board falls behind by
+# (else the host's typing would wait on a full socket); one more shows the oldest at once
 _held = bytearray(3 * _HELD)  # [mask_lo, mask_hi, lasted]
 _held_first = 0
 _held_count = 0
@@ -67,23 +72,16 @@ def due_in(least=0):
     for at least 1, as a change due now may wait on the pin interrupts of the one before."""
     if not _held_count:
         return -1
-    return max(least, ticks_diff(ticks_add(_shown_at, 4 * _held[3 * _held_first + 2]), ticks_ms()))
-
-
-_LATE_MS = 20  # a change shown later than its due time by at most a scan period counts from
-# that time (else the lateness of each poll would add up over a burst); one shown later still
-# (the throttle had stopped the board) counts from now, so the next keeps its length
+    due = ticks_add(_shown_at, 4 * _held[3 * _held_first + 2] - _CATCH_UP_MS)
+    return max(least, ticks_diff(due, ticks_ms()))
 
 
 def _show():
-    global _held_first, _held_count, _shown_at
+    global _held_first, _held_count
     at = 3 * _held_first
     _held_first = (_held_first + 1) % _HELD
     _held_count -= 1
-    due = ticks_add(_shown_at, 4 * _held[at + 2])
     _key_change(_held[at] | _held[at + 1] << 8)
-    if ticks_diff(_shown_at, due) < _LATE_MS:
-        _shown_at = due
 
 
 def _key_change(mask):
