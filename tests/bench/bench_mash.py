@@ -105,12 +105,14 @@ def type_on(vb, changes):
         (vb.key_down if down else vb.key_up)(key)
 
 
-def settled_counts(link):
-    """`hello`'s keys once the board has handled every press it registered (or SETTLED_S)."""
+def settled_counts(link, presses=0):
+    """`hello`'s keys once the board has registered `presses` (a paced board may take key
+    changes in well after they were typed) and handled every press it registered, or after
+    SETTLED_S."""
     deadline = time.monotonic() + SETTLED_S
     while True:
         keys = link.ok("hello")["keys"]
-        if keys["handled"] == keys["registered"] or time.monotonic() > deadline:
+        if keys["registered"] >= presses and keys["handled"] == keys["registered"] or time.monotonic() > deadline:
             return keys
         time.sleep(0.2)
 
@@ -154,7 +156,7 @@ def mash(vb, link, count, seed):
         link.ok("new", game="lobo77", players=PLAYERS)  # an unfinished game is abandoned
         time.sleep(1)
         type_on(vb, changes)
-        after = settled_counts(link)
+        after = settled_counts(link, counts["registered"] + len(keys))
         got = journal_inputs(link, since)
         out["keys"] += len(keys)
         out["overlapped"] += overlapped
