@@ -4,7 +4,7 @@ import os
 import shutil
 import time
 
-from croupier.sim import pace, toolchain
+from croupier.sim import pacer, toolchain
 
 
 def power_off_at(board, text, ended=False):
@@ -57,7 +57,7 @@ def test_a_start_that_fails_once_the_interpreter_runs_leaves_nothing_running(mak
         started.append(pid)
         raise OSError("no pacer")
 
-    monkeypatch.setattr(pace, "Throttle", unstartable)
+    monkeypatch.setattr(pacer, "Throttle", unstartable)
     board = make_board(start=False, pace="esp32")
     fds = open_fds()
     board.start()

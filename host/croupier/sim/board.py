@@ -21,7 +21,7 @@ import tty
 from pathlib import Path
 
 from croupier.paths import hardware_dir
-from croupier.sim import flash, pace as paces, toolchain, uart
+from croupier.sim import flash, pace as paces, pacer, toolchain, uart
 from croupier.sim.channel import HARD_RESET, PWRON_RESET, SOFT_RESET
 from croupier.sim.ds3231 import DS3231, cell_of
 from croupier.sim.faults import Faults
@@ -107,7 +107,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self._changed = threading.Condition(self._lock)
         self._thread = None
         self._proc = None
-        self.throttle = None  # the running interpreter's pace.Throttle (paced boards)
+        self.throttle = None  # the running interpreter's pacer.Throttle (paced boards)
         self._side = None  # the connected side-channel socket
         self._console = None  # console master fd
         self._ready = False  # the interpreter said BOOTED: serial input may flow to it
@@ -288,7 +288,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             for fd in ends:
                 os.close(fd)
         if self.pace:  # from its boot on (side.py): the emulation's own start-up is a chip's ROM and C init
-            self.throttle = paces.Throttle(self._proc.pid, self.pace.throttle_factor)
+            self.throttle = pacer.Throttle(self._proc.pid, self.pace.throttle_factor)
         self._started_at = time.monotonic()
         self._ready = False
         self.powered = True

@@ -3,16 +3,13 @@
 The factor is how many times slower than this host's unix port the chip runs bytecode:
 pystone per second of the interpreter's CPU time here, over the chip's score at the clock
 the firmware sets (firmware/boot.py: 240 MHz). Benchmarks compute the chip's time with it
-(tests/bench/chiptime.py). The Throttle holds a board's CPU time to wall time /
-throttle_factor (croupier.sim.pacer), for a user to see the box's speed; it models no
-interrupt latency (docs/virtual-board.md, "Pace").
+(tests/bench/chiptime.py). croupier.sim.pacer holds a board's CPU time to wall time /
+throttle_factor, for a user to see the box's speed; it models no interrupt latency
+(docs/virtual-board.md, "Pace").
 """
-import os
-import subprocess
-import sys
 from collections import namedtuple
 
-from croupier.sim import pacer, pystone
+from croupier.sim import pystone
 
 # micropython-pystone-lowmem on an ESP32 at 240 MHz: public figures of 1,075-1,661
 # pystones/s; the pace aims at their middle.
@@ -54,35 +51,3 @@ def profile(name):
     if name not in PROFILES:
         raise ValueError("pace must be one of none, %s; not %r" % (", ".join(PROFILES), name))
     return PROFILES[name]
-
-
-class Throttle:
-    """Holds process `pid` to wall time / factor of CPU time from start() on, through a
-    pacer process; realtime: whether the pacer got real-time scheduling (it then stops the
-    board on time on a busy host)."""
-
-    def __init__(self, pid, factor):
-        self.factor = factor
-        control, self._control = os.pipe()
-        try:
-            self._proc = subprocess.Popen([sys.executable, pacer.__file__, str(pid), repr(factor), str(control)],
-                                          pass_fds=(control,), stdin=subprocess.DEVNULL)
-        finally:
-            os.close(control)
-        try:
-            os.sched_setscheduler(self._proc.pid, os.SCHED_FIFO, os.sched_param(1))
-            self.realtime = True
-        except OSError:
-            self.realtime = False
-
-    def start(self):
-        os.write(self._control, b"g")
-
-    def close(self):
-        """End the pacer (it continues the process first); the board calls it once."""
-        os.close(self._control)
-        try:
-            self._proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()

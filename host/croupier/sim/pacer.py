@@ -1,10 +1,10 @@
-"""The pace's throttle (croupier.sim.pace.Throttle), `python pacer.py PID FACTOR CONTROL_FD`:
-holds process PID's CPU time to wall time / FACTOR by stopping (SIGSTOP) and continuing
-(SIGCONT) it, from a byte on CONTROL_FD to its end of file, and leaves PID running.
+"""The pace's throttle: Throttle starts `python pacer.py PID FACTOR CONTROL_FD`, which holds
+process PID's CPU time to wall time / FACTOR by stopping (SIGSTOP) and continuing (SIGCONT)
+it, from a byte on CONTROL_FD to its end of file, and leaves PID running.
 
 A process of its own: a thread of the host's Python would need the GIL, which a computing
-thread hands over only every 5 ms, a second of the chip's time. Standard library only, to
-start quickly.
+thread hands over only every 5 ms, a second of the chip's time. Standard library only, and
+subprocess imported by Throttle alone, so the pacer starts quickly.
 """
 import os
 import select
@@ -38,6 +38,45 @@ def run(pid, factor, control):
         stopped = bool(owed)
     if stopped:
         os.kill(pid, signal.SIGCONT)
+
+
+class Throttle:
+    """Holds process `pid` to wall time / factor of CPU time from start() on, through a
+    pacer process; realtime: whether the pacer got real-time scheduling (it then stops the
+    board on time on a busy host)."""
+
+    def __init__(self, pid, factor):
+        import subprocess
+
+        self.factor = factor
+        control, self._control = os.pipe()
+        try:
+            self._proc = subprocess.Popen([sys.executable, __file__, str(pid), repr(factor), str(control)],
+                                          pass_fds=(control,), stdin=subprocess.DEVNULL)
+        except BaseException:
+            os.close(self._control)  # no pacer to read it
+            raise
+        finally:
+            os.close(control)
+        try:
+            os.sched_setscheduler(self._proc.pid, os.SCHED_FIFO, os.sched_param(1))
+            self.realtime = True
+        except OSError:
+            self.realtime = False
+
+    def start(self):
+        os.write(self._control, b"g")
+
+    def close(self):
+        """End the pacer (it continues the process first); the board calls it once."""
+        import subprocess
+
+        os.close(self._control)
+        try:
+            self._proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
 
 
 if __name__ == "__main__":
