@@ -118,6 +118,6 @@ def test_display_off_inverse_and_entire_on():
     init(oled, 0xA4, 0xA6, 0x81)  # contrast waits for its argument...
     assert oled.contrast == 0x7F
     oled.write(bytes([0x80, 0x10]))  # ...which may come in the next transaction
-    assert oled.contrast == 0x10 and oled.read_status() == 0
+    assert oled.contrast == 0x10 and oled.read(2) == b"\x00\x00"
     init(oled, 0xAE)
-    assert oled.read_status() == 0x40
+    assert oled.read(1) == b"\x40"

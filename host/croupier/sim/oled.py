@@ -49,9 +49,9 @@ class SSD1306:
             for byte in chunk:
                 self._data(byte) if control & 0x40 else self._command(byte)
 
-    def read_status(self) -> int:
-        """The status byte an I2C read returns: bit 6 set while the display is off."""
-        return 0 if self.display_on else 0x40
+    def read(self, count: int) -> bytes:
+        """One I2C read transaction: the status byte, count times; bit 6 set while the display is off."""
+        return bytes((0 if self.display_on else 0x40,)) * count
 
     # --- commands ----------------------------------------------------------------------
     def _command(self, byte):

@@ -96,17 +96,15 @@ class SideChannel:
             self._ready = True
             self.boots += 1
             self._emit("boot", self.boots)
-        elif kind == channel.I2C_WRITE:
-            self._bus(len(payload))
-            if self.rtc and arg == self.rtc.address:
-                self.rtc.write(payload)
-            else:
-                self.oled.write(payload)
-                self._emit("display")
-        elif kind == channel.I2C_READ:
+        elif kind in (channel.I2C_WRITE, channel.I2C_READ):  # length: the bytes written or wanted
+            device = self.rtc if self.rtc and arg == self.rtc.address else self.oled
             self._bus(length)
-            self._send(channel.reply(0, self.rtc.read(length) if self.rtc and arg == self.rtc.address
-                                     else bytes((self.oled.read_status(),)) * length))
+            if kind == channel.I2C_READ:
+                self._send(channel.reply(0, device.read(length)))
+            else:
+                device.write(payload)
+                if device is self.oled:
+                    self._emit("display")
         elif kind == channel.TONE:
             freq, duty = channel.tone(payload)
             self._tones.append((int((time.monotonic() - self._t0) * 1000), freq, duty))
