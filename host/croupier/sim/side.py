@@ -23,14 +23,10 @@ class SideChannel:
         return 1 << self.labels.index(label)
 
     def key_down(self, key):
-        with self._lock:
-            self._keys |= self.key_bit(key)
-            self._send_keys()
+        self._set_key(key, True)
 
     def key_up(self, key):
-        with self._lock:
-            self._keys &= ~self.key_bit(key)
-            self._send_keys()
+        self._set_key(key, False)
 
     def press(self, key, ms=100, gap=60):
         """Hold a key for ms milliseconds, release it and wait gap ms (real debounce timing)."""
@@ -141,10 +137,13 @@ class SideChannel:
                 pass  # the interpreter is going away; the next one gets the state on connect
         return True
 
-    def _send_keys(self):
-        now = time.monotonic()
-        lasted = 0.0 if self._keys_since is None else now - self._keys_since
-        self._keys_since = now
-        if not self._send(channel.keys(self._keys, lasted)):
-            raise toolchain.SimError("the board has not read its keypad for %g s: is the firmware stuck? "
-                                     "(last output: %r)" % (SIDE_DEADLINE, self.output()[-200:]))
+    def _set_key(self, key, down):
+        bit = self.key_bit(key)
+        with self._lock:
+            self._keys = self._keys | bit if down else self._keys & ~bit
+            now = time.monotonic()
+            lasted = 0.0 if self._keys_since is None else now - self._keys_since
+            self._keys_since = now
+            if not self._send(channel.keys(self._keys, lasted)):
+                raise toolchain.SimError("the board has not read its keypad for %g s: is the firmware stuck? "
+                                         "(last output: %r)" % (SIDE_DEADLINE, self.output()[-200:]))
