@@ -25,7 +25,7 @@ _held = bytearray(3 * _HELD)  # [mask_lo, mask_hi, lasted]
 _held_first = 0
 _held_count = 0
 _cut_in = 0  # power cut at this many more flash writes (0: not armed)
-_tear = 0  # 1: the cut write lands half-done
+tear = 0  # 1: the cut write lands half-done
 _sock = None
 _inbox = bytearray(4)  # one message at a time: a key change may stop the drain
 _head = bytearray(4)
@@ -45,13 +45,13 @@ def connect(path):
 
 def _apply(msg):
     """Act on one 4-byte message from the supervisor."""
-    global _cut_in, _tear
+    global _cut_in, tear
     kind = msg[0]
     if kind == 75:  # 'K' key matrix state
         _hold(msg[1], msg[2], msg[3])
     elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
         _cut_in = msg[1] | msg[2] << 8 | (msg[3] & 0x7F) << 16
-        _tear = msg[3] >> 7
+        tear = msg[3] >> 7
 
 
 _edge_pending = False  # a key change's pin interrupts are scheduled and have not run yet:
@@ -207,10 +207,6 @@ def flash_write(busy_us):
         if not _cut_in:
             return False
     return True
-
-
-def tear():
-    return _tear
 
 
 def die(kind):

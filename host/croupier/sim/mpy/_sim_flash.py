@@ -42,7 +42,7 @@ class Flash:
         busy = _program_time(offset, len(buf))
         self._f.seek(block * BLOCK + offset)
         if not ch.flash_write(busy):
-            if ch.tear():
+            if ch.tear:
                 self._f.write(memoryview(buf)[: len(buf) // 2])
             ch.die(88)  # 'X'
         self._f.write(buf)
@@ -56,7 +56,7 @@ class Flash:
             return BLOCK
         if op == 6:  # erase
             if not ch.flash_write(_ERASE_T // 10):
-                self._erase(arg, BLOCK // 2 if ch.tear() else 0)
+                self._erase(arg, BLOCK // 2 if ch.tear else 0)
                 ch.die(88)
             self._erase(arg, BLOCK)
             if _PACED:
