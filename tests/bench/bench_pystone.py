@@ -13,7 +13,8 @@ import argparse
 import os
 import statistics
 
-from croupier.sim import FIRMWARE_HEAP, calibrate, pace, pystone, toolchain
+from chiptime import cpu_rate
+from croupier.sim import FIRMWARE_HEAP, calibrate, pace, toolchain
 from croupier.sim.board import SIM_HEAP
 
 
@@ -26,7 +27,7 @@ def main():
     parser.add_argument("--runs", type=int, default=16)
     args = parser.parse_args()
     chip = pace.ESP32.pystones
-    rate = pystone.cpu_rate(toolchain.heap_bytes(FIRMWARE_HEAP) + SIM_HEAP)
+    rate = cpu_rate(toolchain.heap_bytes(FIRMWARE_HEAP) + SIM_HEAP)
     print("- unpaced: %d pystones per CPU-second -> factor %.0f for the chip's %d" % (rate, rate / chip, chip))
     runs = [calibrate.run_on_board("esp32") for _ in range(args.runs)]
     stones = sorted(run["pystones"] for run in runs)

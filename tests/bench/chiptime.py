@@ -4,6 +4,8 @@ writes and wake-ups cost the host, x the pace's factor (pystone per CPU-second h
 chip's score), plus those reads and writes at the chip's cost and the bus and flash times.
 """
 import functools
+import os
+import subprocess
 import tempfile
 
 from croupier.sim import pace, pystone, toolchain
@@ -13,6 +15,7 @@ from croupier.sim.board import SIM_HEAP
 # from SPI flash (esp_partition_read: ~13 µs of transfer at 40 MHz on two lines, plus the
 # command and the cache guard), or bytes handed to the UART driver. An estimate.
 CHIP_IO_US = 20
+PYSTONE_LOOPS = 30000  # a run: about 0.3 s of the unix port's CPU time
 
 
 def chip_parts(vb, before: dict, after: dict) -> dict:
@@ -55,7 +58,14 @@ def factor(vb) -> float:
 
 @functools.lru_cache(maxsize=None)
 def _factor(heap) -> float:
-    return pace.ESP32.factor(heap)  # about a second of pystone, once a process
+    return cpu_rate(heap) / pace.ESP32.pystones  # about a second of pystone, once a process
+
+
+def cpu_rate(heap) -> float:
+    """Pystones per second of CPU time of the unix port at full speed, with a board's heap
+    (bytes: a smaller one collects more often, as the chip's does)."""
+    code = "import pystone_lowmem as p; p.pystones(%d)"
+    return PYSTONE_LOOPS / extra_cpu_seconds(code % 0, code % PYSTONE_LOOPS, heap, pystone.source().parent, 3, 5)
 
 
 def emulation_ns(vb) -> dict:
@@ -78,5 +88,24 @@ def _emulation_ns(heap) -> dict:
 
 def _cost_ns(idle, busy, count, heap, runs=3) -> float:
     """Host CPU ns of one of the `count` things `busy` does beyond `idle`, measured as
-    pystone.cpu_rate measures (pystone.extra_cpu_seconds), the fastest of `runs`."""
-    return pystone.extra_cpu_seconds(idle, busy, heap, toolchain.board_modules(), runs, runs) / count * 1e9
+    cpu_rate measures (extra_cpu_seconds), the fastest of `runs`."""
+    return extra_cpu_seconds(idle, busy, heap, toolchain.board_modules(), runs, runs) / count * 1e9
+
+
+def extra_cpu_seconds(idle, busy, heap, path, starts, runs) -> float:
+    """The unix port's CPU time to run code `busy` less that of code `idle` (its start-up),
+    with `heap` bytes of heap and MICROPYPATH `path`: the fastest of `starts` runs of idle and
+    of `runs` of busy. CPU time, so other processes of a busy host only ever slow a run
+    (through the caches they share), never enter it."""
+    def cpu_seconds(code):
+        proc = subprocess.Popen([toolchain.micropython(), "-X", "heapsize=%d" % heap, "-c", code],
+                                env=dict(os.environ, MICROPYPATH=str(path)), stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = status
+        if status:
+            raise toolchain.SimError("the unix port failed on a calibration (status %d)" % status)
+        return usage.ru_utime + usage.ru_stime
+
+    start_up = min(cpu_seconds(idle) for _ in range(starts))
+    return min(cpu_seconds(busy) - start_up for _ in range(runs))
+

@@ -9,8 +9,6 @@ throttle_factor, for a user to see the box's speed; it models no interrupt laten
 """
 from collections import namedtuple
 
-from croupier.sim import pystone
-
 # micropython-pystone-lowmem on an ESP32 at 240 MHz: public figures of 1,075-1,661
 # pystones/s; the pace aims at their middle.
 CHIP_PYSTONES = 1300
@@ -22,11 +20,6 @@ class Profile(namedtuple("Profile", "name pystones throttle_factor page_us byte_
     """A chip: its pystone score, the throttle's factor, and its flash timing (µs): a page
     program of 256 bytes at most, the first byte and each further one of a short program,
     a 4 KiB sector erase."""
-
-    def factor(self, heap) -> float:
-        """Host CPU time x factor = the chip's time for the same bytecode, on an interpreter
-        with `heap` bytes of heap."""
-        return pystone.cpu_rate(heap) / self.pystones
 
     def flash_timing(self) -> str:
         """The flash figures as the board side reads them (CROUPIER_SIM_FLASH_US)."""
