@@ -9,26 +9,13 @@ import vfs
 import _sim_flash
 
 
-def _copy_in(fs, src, rel, skip):
-    for name, kind, *_ in os.ilistdir(src + rel):
+def _walk(listdir, rel=""):
+    """(path, is a directory) of every entry below rel, a directory before what it holds."""
+    for name, kind, *_ in listdir(rel or "/"):
         path = rel + "/" + name
+        yield path, kind == 0x4000
         if kind == 0x4000:
-            fs.mkdir(path)
-            _copy_in(fs, src, path, skip)
-        elif path != "/" + skip:
-            with open(src + path, "rb") as f, fs.open(path, "wb") as g:
-                g.write(f.read())
-
-
-def _dump(fs, rel):
-    for name, kind, *_ in fs.ilistdir(rel or "/"):
-        path = rel + "/" + name
-        if kind == 0x4000:
-            print("D", path)
-            _dump(fs, path)
-        else:
-            with fs.open(path, "rb") as f:
-                print("F", path, binascii.hexlify(f.read()).decode())
+            yield from _walk(listdir, path)
 
 
 def main(command, image, src=None, skip=""):
@@ -37,10 +24,21 @@ def main(command, image, src=None, skip=""):
         vfs.VfsLfs2.mkfs(flash)
         fs = vfs.VfsLfs2(flash)
         if src:
-            _copy_in(fs, src, "", skip)
+            for path, is_dir in _walk(lambda rel: os.ilistdir(src + rel)):
+                if is_dir:
+                    fs.mkdir(path)
+                elif path != "/" + skip:
+                    with open(src + path, "rb") as f, fs.open(path, "wb") as g:
+                        g.write(f.read())
         fs.umount()
     elif command == "dump":
-        _dump(vfs.VfsLfs2(flash), "")
+        fs = vfs.VfsLfs2(flash)
+        for path, is_dir in _walk(fs.ilistdir):
+            if is_dir:
+                print("D", path)
+            else:
+                with fs.open(path, "rb") as f:
+                    print("F", path, binascii.hexlify(f.read()).decode())
     else:
         raise SystemExit("unknown command " + command)
 
