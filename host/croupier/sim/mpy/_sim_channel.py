@@ -1,8 +1,7 @@
 # The board's side of the virtual board's side channel: one unix stream socket to the
-# supervisor (host/croupier/sim/channel.py holds the host side and documents the messages).
-# Host -> board: fixed 4-byte messages, drained without blocking and without allocating
-# (Pin.value() drains them on every read). Board -> host: a 4-byte header [kind, arg,
-# len_lo, len_hi] followed by len payload bytes.
+# supervisor (host/croupier/sim/channel.py holds the host side and documents the messages
+# and their framing). The host's are drained without blocking and without allocating
+# (Pin.value() drains them on every read).
 import os
 import socket
 import struct
