@@ -131,10 +131,7 @@ def poll():
 
 
 def send(kind, arg, payload_len):
-    _head[0] = kind
-    _head[1] = arg
-    _head[2] = payload_len & 0xFF
-    _head[3] = payload_len >> 8
+    struct.pack_into("<BBH", _head, 0, kind, arg, payload_len)  # channel.py's header; allocates nothing
     write(_head)
 
 
