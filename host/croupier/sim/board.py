@@ -322,7 +322,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                 setattr(self, end, None)
         self._ready = self._killing = False
         self._rx.clear()
-        self._fifo.clear()
+        self._fifo = uart.Fifo()  # what the UART held goes with the interpreter
         return code
 
     def _on_exit(self):

@@ -34,13 +34,12 @@ ESP32_THROTTLE = 74.0
 # page program tPP 0.4 ms, byte program tBP1 30 µs + tBP2 2.5 µs per further byte, 4 KB
 # sector erase tSE 45 ms.
 ESP32 = Profile("esp32", CHIP_PYSTONES, ESP32_THROTTLE, page_us=400, byte_first_us=30, byte_us=2.5, erase_us=45000)
-PROFILES = {"esp32": ESP32}
 
 
 def profile(name):
-    """'esp32' -> its Profile; None or 'none' -> None (full speed); else ValueError."""
-    if name is None or name == "none":
+    """'esp32' -> ESP32; None or 'none' -> None (full speed); else ValueError."""
+    if name in (None, "none"):
         return None
-    if name not in PROFILES:
-        raise ValueError("pace must be one of none, %s; not %r" % (", ".join(PROFILES), name))
-    return PROFILES[name]
+    if name != ESP32.name:
+        raise ValueError("pace must be one of none, esp32; not %r" % (name,))
+    return ESP32

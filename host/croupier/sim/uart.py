@@ -41,8 +41,5 @@ class Fifo:
         out, self._bytes = bytes(self._bytes), bytearray()
         return out
 
-    def clear(self):
-        self._bytes.clear()
-
     def __len__(self):
         return len(self._bytes)

@@ -1,7 +1,7 @@
 # The board's side of the virtual board's side channel: one unix stream socket to the
 # supervisor (host/croupier/sim/channel.py holds the host side and documents the messages
 # and their framing). The host's are drained without blocking and without allocating
-# (Pin.value() drains them on every read).
+# (a pin read drains them, at most once a ms).
 import os
 import socket
 import struct
