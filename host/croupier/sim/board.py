@@ -34,7 +34,7 @@ from croupier.sim.side import SideChannel
 # sets it (CROUPIER_TEST_HEAP overrides it). Above the ESP32's because the unix port is a
 # 64-bit build; the smallest at which everything passes (docs/benchmarks.md, "Heap").
 FIRMWARE_HEAP = os.environ.get("CROUPIER_TEST_HEAP", "136k")
-SIM_HEAP = 64 * 1024  # heap for the emulation's own modules (about 54 KB), held back from the firmware
+SIM_HEAP = 64 * 1024  # for the emulation (46 KB at boot): _sim_boot.hold_back holds back the rest
 SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
 # The MicroPython releases whose ESP32 console the board can model (_sim_stdio): the
 # firmware supports 1.23 and newer; 1.22 shows its "too old" screen.

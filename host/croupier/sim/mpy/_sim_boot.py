@@ -247,20 +247,38 @@ def _touch_heap():
     gc.collect()
 
 
+def hold_back(free):
+    """-> a ballast holding the heap this emulation gave the interpreter on top of the
+    board's (board.py: SIM_HEAP), so that the firmware finds `free`, what a bare interpreter
+    started with the board's heap has free. Ends the interpreter if the emulation holds more
+    than SIM_HEAP: the firmware would silently get less than a board."""
+    gc.collect()
+    extra = gc.mem_free() - free
+    try:
+        # bytearray(n) takes its object (one 32-byte block on this 64-bit port) and n bytes
+        ballast = bytearray(extra - 32) if extra >= 32 else None
+    except MemoryError:
+        ballast = None
+    gc.collect()
+    # Not "!=": what the GC still finds on the stack here (a block or a few) is freed later
+    if gc.mem_free() < free:
+        write("virtual board: the emulation leaves the firmware %d bytes, not a board's %d: "
+              "raise SIM_HEAP (host/croupier/sim/board.py)\n" % (gc.mem_free(), free))
+        sys.exit(1)
+    return ballast
+
+
 def main():
     raw_mode = ch.env("MODE") == "raw"
+    free = int(ch.env("FREE"))  # what a bare interpreter with the board's heap has free
     mount()
     _sim_wake.install()  # asyncio.ThreadSafeFlag sleeps until an interrupt, as on a board
     _touch_heap()
-    # Then a ballast holds back the heap this emulation gave the interpreter on top of the
-    # board's: the firmware gets what a board with the requested heap leaves it.
-    extra = gc.mem_free() - int(ch.env("FREE", "0")) - 16  # 16: the ballast's own header
-    if extra > 0:
-        ballast = bytearray(extra)  # noqa: F841 (held while main runs: as long as the board)
+    g = {"__name__": "__main__"}
+    ballast = hold_back(free)  # noqa: F841 (held while main runs: as long as the board)
     micropython.kbd_intr(3)
     # 'B' booted: serial input may flow now, and a paced board's throttle starts.
     ch.request(66, 0, 0, None)
-    g = {"__name__": "__main__"}
     try:
         try:
             if run_file("boot.py", g) and not raw_mode:
