@@ -248,20 +248,14 @@ def _touch_heap():
 
 
 def hold_back(free):
-    """-> a ballast holding the heap this emulation gave the interpreter on top of the
-    board's (board.py: SIM_HEAP), so that the firmware finds `free`, what a bare interpreter
-    started with the board's heap has free. Ends the interpreter if the emulation holds more
-    than SIM_HEAP: the firmware would silently get less than a board."""
+    """-> a ballast of the heap given on top of the board's (board.py SIM_HEAP), so that the
+    firmware finds `free`, what a bare interpreter with the board's heap has. Ends the
+    interpreter if the emulation holds more: the firmware would silently get less."""
     gc.collect()
-    extra = gc.mem_free() - free
-    try:
-        # bytearray(n) takes its object (one 32-byte block on this 64-bit port) and n bytes
-        ballast = bytearray(extra - 32) if extra >= 32 else None
-    except MemoryError:
-        ballast = None
+    extra = gc.mem_free() - free - 32  # bytearray(n): a 32-byte object (64-bit port) and n bytes
+    ballast = bytearray(extra) if extra > 0 else None
     gc.collect()
-    # Not "!=": what the GC still finds on the stack here (a block or a few) is freed later
-    if gc.mem_free() < free:
+    if gc.mem_free() < free:  # not "!=": the few blocks the GC still finds on the stack here go later
         write("virtual board: the emulation leaves the firmware %d bytes, not a board's %d: "
               "raise SIM_HEAP (host/croupier/sim/board.py)\n" % (gc.mem_free(), free))
         sys.exit(1)
