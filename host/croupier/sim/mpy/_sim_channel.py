@@ -3,6 +3,7 @@
 # and their framing). The host's are drained without blocking and without allocating
 # (a pin read drains them, at most once a ms).
 import os
+import select
 import socket
 import struct
 import sys
@@ -26,6 +27,7 @@ _held_count = 0
 _cut_in = 0  # power cut at this many more flash writes (0: not armed)
 tear = 0  # 1: the cut write lands half-done
 _sock = None
+_writable = select.poll()  # the socket, once connected: a write's wait
 _inbox = bytearray(4)  # one message at a time: a key change may stop the drain
 _head = bytearray(4)
 _reply = bytearray(4)
@@ -38,6 +40,7 @@ def connect(path):
     s.connect(struct.pack("H", socket.AF_UNIX) + path.encode() + b"\0")
     s.setblocking(False)
     _sock = s
+    _writable.register(s, select.POLLOUT)
     _shown_at = ticks_ms()  # the first state and change come with no length (side.py): due at once
     request(83, 0, 0, _inbox)  # 'S': returns once the supervisor's initial state is applied
 
@@ -137,18 +140,9 @@ def send(kind, arg, payload_len):
 
 def write(buf):
     n = _try_write(buf)  # the usual case: all of it at once, nothing allocated
-    if n == len(buf):
-        return
-    mv = memoryview(buf)
-    while n < len(buf):
-        m = _try_write(mv[n:])
-        if not m:  # socket buffer full: wait until the supervisor reads
-            import select
-
-            p = select.poll()
-            p.register(_sock, select.POLLOUT)
-            p.poll(1000)
-        n += m
+    while n < len(buf):  # the socket's buffer is full: wait until the supervisor reads
+        _writable.poll(1000)
+        n += _try_write(memoryview(buf)[n:])
 
 
 def _try_write(buf):
@@ -200,8 +194,7 @@ def flash_write(busy_us):
     send(87, 0, min(busy_us, 65535))  # 'W' one more write
     if _cut_in:
         _cut_in -= 1
-        if not _cut_in:
-            return False
+        return _cut_in != 0
     return True
 
 

@@ -150,20 +150,16 @@ class I2C:
         return bytes(buf)
 
     def writeto_mem(self, addr, memaddr, buf, *, addrsize=8):
-        self.writevto(addr, (_memaddr(memaddr, addrsize), buf))
+        self.writevto(addr, (memaddr.to_bytes(addrsize // 8, "big"), buf))
 
     def readfrom_mem_into(self, addr, memaddr, buf, *, addrsize=8):
-        self.writeto(addr, _memaddr(memaddr, addrsize), False)
+        self.writeto(addr, memaddr.to_bytes(addrsize // 8, "big"), False)
         self.readfrom_into(addr, buf)
 
     def readfrom_mem(self, addr, memaddr, nbytes, *, addrsize=8):
         buf = bytearray(nbytes)
         self.readfrom_mem_into(addr, memaddr, buf, addrsize=addrsize)
         return bytes(buf)
-
-
-def _memaddr(memaddr, addrsize):
-    return memaddr.to_bytes(addrsize // 8, "big")
 
 
 class SoftI2C(I2C):
@@ -201,19 +197,13 @@ class PWM:
         self._log(self._duty)
 
     def freq(self, value=None):
-        if value is None:
-            return self._freq
-        self.init(freq=value)
+        return self._freq if value is None else self.init(freq=value)
 
     def duty_u16(self, value=None):
-        if value is None:
-            return self._duty
-        self.init(duty_u16=value)
+        return self._duty if value is None else self.init(duty_u16=value)
 
     def duty_ns(self, value=None):
-        if value is None:
-            return self._duty * 1000000000 // (65535 * self._freq)
-        self.init(duty_ns=value)
+        return self._duty * 1000000000 // (65535 * self._freq) if value is None else self.init(duty_ns=value)
 
     def deinit(self):
         self._log(0)
