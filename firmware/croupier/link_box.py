@@ -44,18 +44,15 @@ class Canonical:
 
     def stream(self, sealer):
         """The JSON list of the texts each(take) gives, through sealer."""
-        sealer.flush()  # what came before is str
-        self.piece = sealer.piece
-        self._write = sealer.write
+        self._write = sealer.write  # bytes written at once: no str piece waits behind them
         self.sep = b"["
         self.each(self.take)
-        self.piece(b"]" if self.sep == b"," else b"[]")
-        sealer.flush()  # what follows is str
+        sealer.write(b"]" if self.sep == b"," else b"[]")
 
     def take(self, text):
-        """One more item of the list, after the separator it needs: the separator gathered,
-        the record written as it is (a page of them gathered would be a page long)."""
-        self.piece(self.sep)
+        """One more item of the list, after the separator it needs, each written as it is
+        (nothing joined: a page of records gathered would be a page long)."""
+        self._write(self.sep)
         self._write(text)
         self.sep = b","
 

@@ -42,7 +42,7 @@ class Table:
         self._top = "GAME OVER" if state["over"] else draw.clip(players[state["turn"]]["name"], 11)
         self._round = "R%d" % state["round"]
         self._owed = "x%d" % state["owed"]
-        owing = getattr(g, "owing", None)
+        owing = play._hook("owing")
         self.owing = owing(play.controller.game) if owing else None
         self._total = str(state["total"])  # for totals too wide for big digits
         self._names = [p["name"][:3] for p in players]
