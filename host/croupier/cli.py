@@ -4,7 +4,6 @@ Each command module exposes HELP (one line), add_arguments(parser) and run(args)
 Heavy imports (Textual, matplotlib, serial) stay inside run() so `croupier --help` is instant.
 """
 import argparse
-import functools
 import importlib
 import os
 import sys
@@ -40,18 +39,12 @@ def add_port_option(parser):
 
 
 def add_db_option(parser):
-    """--db for every command that reads or writes the database."""
-    parser.add_argument("--db", metavar="FILE", help=_db_help())
-
-
-@functools.lru_cache(maxsize=None)
-def _db_help():
-    """--db's help, naming the database in use: worked out once per build_parser (which clears
-    this cache: $CROUPIER_DB may have changed since the last parser), not once per command."""
+    """--db for every command that reads or writes the database, naming the one in use."""
     from croupier.store import default_path
 
-    return ("SQLite database (default: %s, from $CROUPIER_DB when set, else croupier.sqlite3 in your user data "
-            "folder)" % str(default_path()).replace("%", "%%"))
+    parser.add_argument("--db", metavar="FILE", help=(
+        "SQLite database (default: %s, from $CROUPIER_DB when set, else croupier.sqlite3 in your user data "
+        "folder)" % str(default_path()).replace("%", "%%")))
 
 
 def game_name(text):
@@ -74,7 +67,6 @@ def _load(name):
 
 
 def build_parser():
-    _db_help.cache_clear()
     parser = argparse.ArgumentParser(prog="croupier", description="Croupier: flash, sync, standings, virtual board and HIL tests")
     parser.add_argument("--version", action="version", version="croupier " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
