@@ -72,22 +72,27 @@ def test_a_programs_heap_was_touched_before_it_ran(make_board):
     assert page_faults() - before <= 4, page_faults() - before
 
 
-def test_pystone_without_a_copy_or_an_index_says_so(tmp_path, monkeypatch):
-    # pystone is fetched once: with no copy and no index it is refused, clearly
+@pytest.fixture
+def no_pystone(tmp_path, monkeypatch):
+    """No copy of pystone in the cache, and no index to fetch it from."""
     monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path))
     monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)  # this machine's own extra indexes too
     monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")  # nothing listens there
     monkeypatch.setenv("PIP_RETRIES", "0")
+    return tmp_path
+
+
+def test_pystone_without_a_copy_or_an_index_says_so(no_pystone):
+    # pystone is fetched once: with no copy and no index it is refused, clearly
+    tmp_path = no_pystone
     with pytest.raises(SimError, match="calibrated with pystone, fetched once from the package index"):
         pystone.source()  # what the factor and --calibrate run first
     assert not (tmp_path / "sim" / pystone.MODULE).exists()
 
 
-def test_a_paced_board_starts_offline_and_calibrating_there_says_why_in_one_line(tmp_path, monkeypatch):
+def test_a_paced_board_starts_offline_and_calibrating_there_says_why_in_one_line(no_pystone):
     """The throttle's factor is fixed: only --calibrate needs pystone from the index."""
-    for name, value in (("CROUPIER_CACHE", str(tmp_path)), ("PIP_CONFIG_FILE", os.devnull),
-                        ("PIP_INDEX_URL", "http://127.0.0.1:9/simple"), ("PIP_RETRIES", "0")):
-        monkeypatch.setenv(name, value)  # no copy of pystone, and nothing listens at that index
+    tmp_path = no_pystone
     done = subprocess.run([sys.executable, "-m", "croupier.cli", "sim", "--pace", "esp32", "--calibrate"],
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and done.stdout == ""
