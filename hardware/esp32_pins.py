@@ -1,7 +1,8 @@
 """Which ESP32-WROOM-32 GPIO may do what: the checks every pin of the pin map must pass.
 
-Sources: ESP32 datasheet (section "Strapping Pins", "Pin Description") and the
-ESP32-WROOM-32 datasheet (pins 6-11 wired to the module's SPI flash).
+Sources: ESP32 datasheet (section "Strapping Pins", "Pin Description"), the
+ESP32-WROOM-32 datasheet (pins 6-11 wired to the module's SPI flash) and the ESP32-WROVER-E
+datasheet (GPIO16 and 17 wired to its PSRAM).
 """
 
 # GPIO numbers that exist on the ESP32 (there is no 20, 24 or 28-31 on the WROOM-32).
@@ -10,13 +11,15 @@ EXISTING = frozenset(range(40)) - {20, 24, 28, 29, 30, 31}
 INPUT_ONLY = frozenset(range(34, 40))
 # Wired to the module's SPI flash: touching them crashes the chip.
 FLASH = frozenset(range(6, 12))
+# Wired to the PSRAM on ESP32-WROVER modules; free GPIOs on a WROOM-32.
+WROVER_PSRAM = frozenset({16, 17})
 # Sampled at reset to pick boot mode, flash voltage, boot log and SDIO timing.
 STRAPPING = frozenset({0, 2, 5, 12, 15})
 # UART0 carries the REPL and the Croupier protocol over the USB bridge.
 CONSOLE = {1: "U0TXD (REPL/protocol)", 3: "U0RXD (REPL/protocol)"}
 
-MODES = ("i2c", "out", "pwm", "in", "in_pullup")
-DRIVEN_MODES = frozenset({"i2c", "out", "pwm"})  # need an output driver
+MODES = ("i2c", "i2s", "out", "pwm", "in", "in_pullup")
+DRIVEN_MODES = frozenset({"i2c", "i2s", "out", "pwm"})  # need an output driver (I2S: transmit, as master)
 PULLED_UP_MODES = frozenset({"in_pullup"})  # need the internal pull-up
 
 
@@ -37,6 +40,8 @@ def problems(pinmap):
             found.append("%s: unknown mode %r (one of %s)" % (where, mode, ", ".join(MODES)))
         if gpio in FLASH:
             found.append("%s: GPIO6-11 belong to the module's SPI flash" % where)
+        if gpio in WROVER_PSRAM and "WROVER" in pinmap.module.upper():
+            found.append("%s: GPIO16-17 belong to the PSRAM of an %s" % (where, pinmap.module))
         if gpio in CONSOLE:
             found.append("%s: GPIO%d is %s" % (where, gpio, CONSOLE[gpio]))
         if gpio in INPUT_ONLY and mode in DRIVEN_MODES:

@@ -27,6 +27,15 @@ PARTS = {
         # 3V3, not 5V: the module's pull-ups on SDA/SCL go to its VCC.
         "power": {"GND": "GND.1", "VCC": "3V3"},
     },
+    "MAX98357A amplifier": {
+        "title": "MAX98357A I2S amplifier (optional)",
+        # The header of the Adafruit breakout and its clones; the speaker goes on its + and -
+        # terminal. GAIN and SD stay unwired: 9 dB, and on (pins.json, "amp").
+        "pins": ("LRC", "BCLK", "DIN", "GAIN", "SD", "GND", "VIN"),
+        # 5V, not 3V3: speech peaks draw hundreds of mA, more than the 3V3 regulator spares;
+        # its logic inputs take the ESP32's 3.3 V at any supply.
+        "power": {"GND": "GND.1", "VIN": "5V"},
+    },
     "passive piezo buzzer": {
         "title": "buzzer driver (on perfboard)",
         "pins": ("+ (via NPN base resistor)", "V+", "GND"),

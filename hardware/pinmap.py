@@ -11,6 +11,7 @@ PINS_JSON = Path(__file__).resolve().parent / "pins.json"
 ROW_SIGNALS = ("key_row0", "key_row1", "key_row2", "key_row3")
 COL_SIGNALS = ("key_col0", "key_col1", "key_col2", "key_col3")
 REQUIRED_SIGNALS = ("i2c_sda", "i2c_scl") + ROW_SIGNALS + COL_SIGNALS + ("buzzer",)
+AMP_SIGNALS = ("i2s_sck", "i2s_ws", "i2s_sd")  # the optional amplifier's, present with it
 SIGNAL_FIELDS = ("signal", "gpio", "mode", "part", "part_pin")
 
 
@@ -33,6 +34,7 @@ class PinMap:
             raise PinMapError("pins.json lacks the signals: " + ", ".join(missing))
         self.i2c_address, self.i2c_freq = _i2c(data)
         self.rtc = _rtc(data, self.i2c_address)  # the optional clock module on the bus, or None
+        self.amp = _amp(data, self._by_name)  # the optional I2S amplifier, or None
         self.key_labels = _labels(data)
 
     def signal(self, name):
@@ -50,17 +52,22 @@ class PinMap:
         return tuple(self.gpio(name) for name in COL_SIGNALS)
 
     def parts(self):
-        """Part names in the order they first appear in the file (the optional clock module,
-        which has no signal of its own, is not one of them)."""
+        """The parts every box has, in the order they first appear in the file (neither the
+        optional clock module, which has no signal of its own, nor the optional amplifier)."""
+        optional = self.amp["part"] if self.amp else None
         names = []
         for s in self.signals:
-            if s["part"] not in names:
+            if s["part"] not in names and s["part"] != optional:
                 names.append(s["part"])
         return names
 
+    def optional_parts(self):
+        """The optional clock module and amplifier the pin map has, in that order."""
+        return [entry["part"] for entry in (self.rtc, self.amp) if entry]
+
     def every_part(self):
-        """parts(), then the optional clock module when the pin map has one."""
-        return self.parts() + ([self.rtc["part"]] if self.rtc else [])
+        """parts(), then optional_parts()."""
+        return self.parts() + self.optional_parts()
 
     def firmware_constants(self):
         """What firmware/boards/esp32.py must define, under the names of docs/architecture.md."""
@@ -76,6 +83,9 @@ class PinMap:
         }
         if self.rtc:
             constants["RTC_ADDR"] = self.rtc["address"]
+        if self.amp:
+            constants.update(PIN_I2S_SCK=self.gpio("i2s_sck"), PIN_I2S_WS=self.gpio("i2s_ws"),
+                             PIN_I2S_SD=self.gpio("i2s_sd"))
         return constants
 
 
@@ -141,6 +151,24 @@ def _rtc(data, oled_address):
     if _int(rtc, "address", "rtc", 0x08, 0x77) == oled_address:
         raise PinMapError("rtc: address %d is the OLED's: two parts on one bus need two addresses" % oled_address)
     return rtc
+
+
+def _amp(data, by_name):
+    """The optional `amp` entry: an I2S amplifier on the AMP_SIGNALS pins, or None."""
+    amp = data.get("amp")
+    if amp is None:
+        return None
+    if not isinstance(amp, dict):
+        raise PinMapError("pins.json: 'amp' must be an object with part and note")
+    name = _text(amp, "part", "amp")
+    _text(amp, "note", "amp")
+    missing = [signal for signal in AMP_SIGNALS if signal not in by_name]
+    if missing:
+        raise PinMapError("amp: pins.json lacks the signals: " + ", ".join(missing))
+    for signal in AMP_SIGNALS:
+        if by_name[signal]["part"] != name:
+            raise PinMapError("amp: %s goes to %r, not to the amplifier %r" % (signal, by_name[signal]["part"], name))
+    return amp
 
 
 def _labels(data):

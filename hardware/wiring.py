@@ -7,7 +7,7 @@ no two wires ever share a segment.
 from hardware import devkitc, parts
 from hardware.svg import Svg
 
-WIDTH, HEIGHT = 1120, 1080
+WIDTH, HEIGHT = 1120, 1180
 BOARD_X, BOARD_W, BOARD_TOP = 440, 200, 100
 PIN_Y0, PITCH = 170, 26
 BOARD_BOTTOM = PIN_Y0 + PITCH * (len(devkitc.LEFT) - 1) + 40
@@ -21,12 +21,14 @@ LAYOUT = {
     "4x4 keypad": {"side": "left", "box": (60, 280, 190, 250), "first_slot": 5},
     "SSD1306 OLED": {"side": "right", "box": (870, 120, 190, 180), "first_slot": 0},
     "DS3231 RTC": {"side": "right", "box": (870, 650, 190, 150), "first_slot": 19},
+    "MAX98357A amplifier": {"side": "left", "box": (60, 550, 190, 250), "first_slot": 15},
 }
 BUZZER = "passive piezo buzzer"
 BUZZER_BOX = (870, 380, 190, 250)
 BUZZER_SLOTS = {"V+": 9, "+ (via NPN base resistor)": 12, "GND": 15}
 
-COLOURS = {"i2c_sda": "#1f6fd1", "i2c_scl": "#d4a017", "buzzer": "#8e44ad", "3V3": "#d62728", "GND": "#222222"}
+COLOURS = {"i2c_sda": "#1f6fd1", "i2c_scl": "#d4a017", "buzzer": "#8e44ad", "i2s_sck": "#16a085",
+           "i2s_ws": "#c0392b", "i2s_sd": "#2c3e50", "3V3": "#d62728", "5V": "#a0522d", "GND": "#222222"}
 ROW_COLOUR, COL_COLOUR = "#e67e22", "#27ae60"
 
 
@@ -40,7 +42,7 @@ def header_y(index):
 
 def colour(signal, board_pin):
     if signal is None:
-        return COLOURS["GND"] if board_pin.startswith("GND") else COLOURS["3V3"]
+        return COLOURS[board_pin.split(".")[0]]
     if signal.startswith("key_row"):
         return ROW_COLOUR
     if signal.startswith("key_col"):
@@ -96,11 +98,8 @@ def render(pinmap):
              font_size=12, fill="#555")
     svg.text(20, 72, "I2C address 0x%02X at %d kHz. Rows drive low one at a time (open drain); columns read with pull-ups."
              % (pinmap.i2c_address, pinmap.i2c_freq // 1000), font_size=12, fill="#555")
-    if pinmap.rtc:
-        for i, line in enumerate(("Optional: a %s module" % pinmap.rtc["part"],
-                                  "at I2C address 0x%02X on the same bus" % pinmap.rtc["address"],
-                                  "(its wires are dashed).")):
-            svg.text(20, 110 + 16 * i, line, font_size=12, fill="#555")
+    for i, line in enumerate(_optional_lines(pinmap)):
+        svg.text(20, 110 + 16 * i, line, font_size=12, fill="#555")
     wires = parts.connections(pinmap)
     used = {}
     router = Router()
@@ -110,7 +109,7 @@ def render(pinmap):
         paint = colour(signal, board_pin)
         used[board_pin] = paint
         points = router.route(side, header_y(index), part_side, part_x, part_y)
-        optional = pinmap.rtc is not None and part_name == pinmap.rtc["part"]
+        optional = part_name in pinmap.optional_parts()
         svg.polyline(points, stroke=paint, stroke_width=2.5, stroke_linejoin="round",
                      **({"stroke_dasharray": "7,4"} if optional else {}))
         label = board_pin.split(".")[0] if signal is None else "GPIO%s" % board_pin
@@ -123,8 +122,21 @@ def render(pinmap):
     _buzzer(svg)
     if pinmap.rtc:
         _rtc(svg, pinmap.rtc["part"])
+    if pinmap.amp:
+        _amp(svg, pinmap.amp["part"])
     _table(svg, pinmap)
     return svg.render()
+
+
+def _optional_lines(pinmap):
+    """The lines of the top-left note on the optional parts, whose wires are dashed."""
+    lines = []
+    if pinmap.rtc:
+        lines += ["Optional: a %s module" % pinmap.rtc["part"],
+                  "at I2C address 0x%02X on the same bus." % pinmap.rtc["address"]]
+    if pinmap.amp:
+        lines += ["Optional: a %s" % pinmap.amp["part"], "with its speaker, powered from 5V."]
+    return lines + ["(Optional wires are dashed.)"] if lines else []
 
 
 def _board(svg, used):
@@ -186,6 +198,20 @@ def _rtc(svg, name):
     svg.text(x, y + 4, "CR2032", font_size=10, text_anchor="middle")
 
 
+def _amp(svg, name):
+    box = LAYOUT[name]["box"]
+    _part_box(svg, name, box, "left", _pins_of(name))
+    x, y = box[0] + 20, box[1] + 30
+    ink = {"stroke": "#333", "stroke_width": 1.5}
+    svg.rect(x, y, 14, 24, fill="white", **ink)  # the speaker: magnet and cone
+    svg.polyline([(x + 14, y), (x + 34, y - 14), (x + 34, y + 38), (x + 14, y + 24)], **ink)
+    svg.text(x + 44, y + 8, "speaker", font_size=10)
+    svg.text(x + 44, y + 22, "4-8 \u03a9, 2-3 W", font_size=10)
+    svg.text(x, y + 60, "on the + and \u2212 terminal", font_size=10, fill="#555")
+    svg.text(x, y + 76, "GAIN, SD: unwired", font_size=10, fill="#555")
+    svg.text(x, y + 90, "(9 dB, always on)", font_size=10, fill="#555")
+
+
 def _buzzer(svg):
     x0, y0 = BUZZER_BOX[0], BUZZER_BOX[1]
     points = [(label, part_pin_point(BUZZER, pin)[1:])
@@ -230,6 +256,10 @@ def _table(svg, pinmap):
         sda, scl = pinmap.signal("i2c_sda"), pinmap.signal("i2c_scl")
         rows.append((("(optional)", "%d, %d" % (sda["gpio"], scl["gpio"]), "i2c", pinmap.rtc["part"],
                       "%s, %s" % (sda["part_pin"], scl["part_pin"]), pinmap.rtc["note"]), "#555"))
+    if pinmap.amp:
+        power = sorted(parts.part(pinmap.amp["part"])["power"].items())
+        rows.append((("(optional)", ", ".join(pin.split(".")[0] for _, pin in power), "power", pinmap.amp["part"],
+                      ", ".join(part_pin for part_pin, _ in power), pinmap.amp["note"]), "#555"))
     for row, (values, paint) in enumerate(rows):
         y = TABLE_Y + 20 * (row + 1)
         for (x, _), value in zip(columns, values):

@@ -2,7 +2,8 @@
 
 Wokwi has no transistor part, so in the simulation the buzzer hangs straight off its GPIO;
 on the real board it sits behind the NPN driver of the wiring diagram. Nor has it a DS3231:
-the optional clock module is its DS1307 there.
+the optional clock module is its DS1307 there. Nor an I2S amplifier or a speaker (its only
+sound part is the piezo buzzer): the optional MAX98357A is absent from the simulation.
 """
 import json
 
@@ -20,6 +21,8 @@ WOKWI_PARTS = {
     # registers (and no OSF flag: the firmware takes its time as valid).
     "DS3231 RTC": ("rtc1", "wokwi-ds1307", (60, 330), {"VCC": "5V"}),
 }
+# pins.json parts Wokwi has nothing for: left out of the diagram with their wires.
+ABSENT = {"MAX98357A amplifier": "Wokwi has no I2S amplifier or speaker part"}
 
 
 def attrs(part_name, pinmap):
@@ -36,11 +39,16 @@ def wokwi_part(part_name):
     return parts.known(WOKWI_PARTS, part_name, "the Wokwi diagram")
 
 
+def simulated(names):
+    """The part names Wokwi has a part for."""
+    return [name for name in names if name not in ABSENT]
+
+
 def diagram(pinmap):
     """The diagram as a dict (parts in pin map order, then the wires in parts.connections order)."""
     board = {"type": "board-esp32-devkit-c-v4", "id": BOARD_ID, "top": 0, "left": 0, "attrs": {}}
     placed = [board]
-    for name in pinmap.every_part():
+    for name in simulated(pinmap.every_part()):
         part_id, kind, (top, left), _ = wokwi_part(name)
         placed.append({"type": kind, "id": part_id, "top": top, "left": left, "attrs": attrs(name, pinmap)})
     wires = [
@@ -48,6 +56,8 @@ def diagram(pinmap):
         [BOARD_ID + ":RX", "$serialMonitor:TX", "", []],
     ]
     for board_pin, part_name, part_pin, signal in parts.connections(pinmap):
+        if part_name in ABSENT:
+            continue
         part_id, _, _, renames = wokwi_part(part_name)
         pin = renames.get(part_pin, part_pin)
         if pin is None:

@@ -12,6 +12,9 @@ PIN_BUZZER = const(23)
 I2C_ADDR = const(60)
 I2C_FREQ = const(400000)
 RTC_ADDR = const(104)  # the optional DS3231 real-time clock, on the OLED's bus
+PIN_I2S_SCK = const(19)  # the optional MAX98357A amplifier: bit clock (BCLK)
+PIN_I2S_WS = const(17)  # word select (LRC)
+PIN_I2S_SD = const(13)  # data out (DIN)
 KEY_LABELS = ("1", "2", "3", "A", "4", "5", "6", "B", "7", "8", "9", "C", "*", "0", "#", "D")
 
 JOURNAL_DIR = "/journal"

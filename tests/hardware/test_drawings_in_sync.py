@@ -36,10 +36,10 @@ def test_check_mode_spots_a_stale_file(tmp_path, capsys):
 
 
 def test_a_moved_pin_moves_in_every_drawing(edited, tmp_path):
-    pins = pinmap.PinMap(edited({"buzzer": {"gpio": 19}}))
+    pins = pinmap.PinMap(edited({"buzzer": {"gpio": 16}}))
     out = generate.outputs(pins)
-    assert "GPIO19" in texts(out["wiring.svg"]) and "GPIO23" not in texts(out["wiring.svg"])
-    assert '"esp:19", "bz1:2"' in out["wokwi/diagram.json"]
+    assert "GPIO16" in texts(out["wiring.svg"]) and "GPIO23" not in texts(out["wiring.svg"])
+    assert '"esp:16", "bz1:2"' in out["wokwi/diagram.json"]
     assert generate.stale(pins) == ["wiring.svg", "wokwi/diagram.json"]
 
 
@@ -55,8 +55,8 @@ def test_the_optional_clock_module_follows_the_pin_map(pins, pin_data, edited):
     shown = texts(generate.outputs(pins)["wiring.svg"])
     assert "DS3231 clock module (optional)" in shown and pins.rtc["note"] in shown
     assert shown.count("GPIO21") == 2 and shown.count("GPIO22") == 2, "the OLED's and the clock's"
-    moved = generate.outputs(pinmap.PinMap(edited({"i2c_sda": {"gpio": 19}})))["wokwi/diagram.json"]
-    assert '"esp:19", "oled1:SDA"' in moved and '"esp:19", "rtc1:SDA"' in moved
+    moved = generate.outputs(pinmap.PinMap(edited({"i2c_sda": {"gpio": 16}})))["wokwi/diagram.json"]
+    assert '"esp:16", "oled1:SDA"' in moved and '"esp:16", "rtc1:SDA"' in moved
     del pin_data["rtc"]
     without = generate.outputs(pinmap.PinMap(pin_data))
     assert "rtc1" not in without["wokwi/diagram.json"]

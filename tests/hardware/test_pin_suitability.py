@@ -47,11 +47,25 @@ def test_keypad_rows_float_when_idle(pins):
         ({"key_col0": {"gpio": 3}}, "U0RXD"),
         ({"buzzer": {"gpio": 20}}, "no GPIO20"),
         ({"buzzer": {"mode": "analog"}}, "unknown mode"),
+        ({"i2s_sd": {"gpio": 35}}, "input only"),
+        ({"i2s_sck": {"gpio": 0}}, "strapping pin"),
+        ({"i2s_ws": {"gpio": 23}}, "already used by buzzer"),
     ],
 )
 def test_the_checker_catches_misuse(edited, changes, complaint):
     problems = esp32_pins.problems(pinmap.PinMap(edited(changes)))
     assert any(complaint in p for p in problems), problems
+
+
+def test_the_amplifier_pins_are_free_on_a_wroom_32_and_not_on_a_wrover(pins, pin_data):
+    required = {pins.gpio(name) for name in pinmap.REQUIRED_SIGNALS}
+    amp = {pins.gpio(name) for name in pinmap.AMP_SIGNALS}
+    assert len(amp) == 3 and not amp & required
+    assert {s["mode"] for s in pins.signals if s["signal"] in pinmap.AMP_SIGNALS} == {"i2s"}
+    pin_data["module"] = "ESP32-WROVER-E"
+    problems = esp32_pins.problems(pinmap.PinMap(pin_data))
+    assert problems == ["%s (GPIO%d): GPIO16-17 belong to the PSRAM of an ESP32-WROVER-E" % (s["signal"], s["gpio"])
+                        for s in pins.signals if s["gpio"] in (16, 17)]
 
 
 def test_a_strapping_pin_is_accepted_once_justified(edited):
@@ -64,10 +78,18 @@ def test_input_only_pins_are_fine_as_plain_inputs(edited):
     assert esp32_pins.problems(pinmap.PinMap(data)) == []
 
 
+def _entry(data, signal):
+    return next(s for s in data["signals"] if s["signal"] == signal)
+
+
+def _drop(data, signal):
+    data["signals"].remove(_entry(data, signal))
+
+
 @pytest.mark.parametrize(
     "breakage, complaint",
     [
-        (lambda d: d["signals"].pop(), "lacks the signals: buzzer"),
+        (lambda d: _drop(d, "buzzer"), "lacks the signals: buzzer"),
         (lambda d: d["signals"].append(dict(d["signals"][0])), "appears twice"),
         (lambda d: d["signals"][0].update(gpio="21"), "'gpio' must be an integer"),
         (lambda d: d["signals"][0].pop("part_pin"), "'part_pin' must be a non-empty string"),
@@ -75,6 +97,10 @@ def test_input_only_pins_are_fine_as_plain_inputs(edited):
         (lambda d: d["keypad"]["labels"].__setitem__(0, "2"), "16 different"),
         (lambda d: d["i2c"].update(address=200), "'address' must be an integer"),
         (lambda d: d.pop("i2c"), "'i2c' must be an object"),
+        (lambda d: _drop(d, "i2s_sd"), "amp: pins.json lacks the signals: i2s_sd"),
+        (lambda d: _entry(d, "i2s_sd").update(part="SSD1306 OLED"), "i2s_sd goes to 'SSD1306 OLED', not to the amplifier"),
+        (lambda d: d.update(amp="MAX98357A"), "'amp' must be an object"),
+        (lambda d: d["amp"].pop("note"), "amp: 'note' must be a non-empty string"),
     ],
 )
 def test_a_malformed_pin_map_is_refused_with_a_reason(pin_data, breakage, complaint):

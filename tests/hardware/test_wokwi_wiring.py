@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from hardware import devkitc
+from hardware import devkitc, pinmap
 from hardware.generate import HARDWARE_DIR
 
 WOKWI_DIR = HARDWARE_DIR / "wokwi"
@@ -13,6 +13,7 @@ WOKWI_DIR = HARDWARE_DIR / "wokwi"
 PART_TYPES = {"SSD1306 OLED": "board-ssd1306", "4x4 keypad": "wokwi-membrane-keypad",
               "passive piezo buzzer": "wokwi-buzzer", "DS3231 RTC": "wokwi-ds1307"}
 PIN_RENAMES = {"+ (via NPN base resistor)": "2"}
+NOT_IN_WOKWI = {"MAX98357A amplifier"}  # Wokwi has no I2S amplifier or speaker part
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +54,8 @@ def test_every_signal_reaches_its_part_pin(diagram, pins):
     board = ids_by_type(diagram)["board-esp32-devkit-c-v4"]
     parts = ids_by_type(diagram)
     for s in pins.signals:
+        if s["part"] in NOT_IN_WOKWI:
+            continue
         part_id = parts[PART_TYPES[s["part"]]]
         part_pin = "%s:%s" % (part_id, PIN_RENAMES.get(s["part_pin"], s["part_pin"]))
         board_pin = "%s:%s" % (board, devkitc.wokwi_pin(s["gpio"]))
@@ -82,6 +85,18 @@ def test_the_clock_module_shares_the_oleds_bus_and_is_powered(diagram, pins):
         assert {"%s:%s" % (board, devkitc.wokwi_pin(pins.gpio(signal))), "%s:%s" % (oled, pin)} <= net
     assert board + ":3V3" in net_of(diagram, rtc + ":5V"), "its pull-ups must go to 3V3, not 5V"
     assert any(p.startswith(board + ":GND") for p in net_of(diagram, rtc + ":GND"))
+
+
+def test_the_amplifier_is_absent_and_the_simulation_says_so(diagram, pins):
+    assert pins.amp["part"] in NOT_IN_WOKWI
+    board = ids_by_type(diagram)["board-esp32-devkit-c-v4"]
+    for signal in pinmap.AMP_SIGNALS:
+        assert net_of(diagram, "%s:%s" % (board, devkitc.wokwi_pin(pins.gpio(signal)))) == {
+            "%s:%s" % (board, devkitc.wokwi_pin(pins.gpio(signal)))}, "%s is wired in Wokwi" % signal
+    toml = (WOKWI_DIR / "wokwi.toml").read_text(encoding="utf-8")
+    readme = (HARDWARE_DIR / "README.md").read_text(encoding="utf-8")
+    for text in (toml, readme):
+        assert "no MAX98357A" in text, "the simulation must say the amplifier is absent"
 
 
 def test_wires_join_existing_pins(diagram):
