@@ -28,7 +28,7 @@ PARTS = {
         "power": {"GND": "GND.1", "VCC": "3V3"},
     },
     "MAX98357A amplifier": {
-        "title": "MAX98357A I2S amplifier (optional)",
+        "title": "MAX98357A I2S amp (optional)",
         # The header of the Adafruit breakout and its clones; the speaker goes on its + and -
         # terminal. GAIN and SD stay unwired: 9 dB, and on (pins.json, "amp").
         "pins": ("LRC", "BCLK", "DIN", "GAIN", "SD", "GND", "VIN"),

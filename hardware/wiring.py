@@ -21,14 +21,15 @@ LAYOUT = {
     "4x4 keypad": {"side": "left", "box": (60, 280, 190, 250), "first_slot": 5},
     "SSD1306 OLED": {"side": "right", "box": (870, 120, 190, 180), "first_slot": 0},
     "DS3231 RTC": {"side": "right", "box": (870, 650, 190, 150), "first_slot": 19},
-    "MAX98357A amplifier": {"side": "left", "box": (60, 550, 190, 250), "first_slot": 15},
+    # Further out than the keypad: its wires take the outermost lanes on the left.
+    "MAX98357A amplifier": {"side": "left", "box": (10, 550, 180, 250), "first_slot": 15},
 }
 BUZZER = "passive piezo buzzer"
 BUZZER_BOX = (870, 380, 190, 250)
 BUZZER_SLOTS = {"V+": 9, "+ (via NPN base resistor)": 12, "GND": 15}
 
-COLOURS = {"i2c_sda": "#1f6fd1", "i2c_scl": "#d4a017", "buzzer": "#8e44ad", "i2s_sck": "#16a085",
-           "i2s_ws": "#c0392b", "i2s_sd": "#2c3e50", "3V3": "#d62728", "5V": "#a0522d", "GND": "#222222"}
+COLOURS = {"i2c_sda": "#1f6fd1", "i2c_scl": "#d4a017", "buzzer": "#8e44ad", "i2s_sck": "#00a0b0",
+           "i2s_ws": "#e75480", "i2s_sd": "#7f8c00", "3V3": "#d62728", "5V": "#a0522d", "GND": "#222222"}
 ROW_COLOUR, COL_COLOUR = "#e67e22", "#27ae60"
 
 

@@ -5,13 +5,18 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from hardware import generate, pinmap
+from hardware import generate, pinmap, wiring
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 def texts(svg_text):
     return [el.text for el in ET.fromstring(svg_text.encode()).iter(SVG + "text")]
+
+
+def dashes(svg_text):
+    """{wire colour: its stroke-dasharray, or None for a solid wire}"""
+    return {el.get("stroke"): el.get("stroke-dasharray") for el in ET.fromstring(svg_text.encode()).iter(SVG + "polyline")}
 
 
 def test_committed_files_are_current(pins):
@@ -61,6 +66,25 @@ def test_the_optional_clock_module_follows_the_pin_map(pins, pin_data, edited):
     without = generate.outputs(pinmap.PinMap(pin_data))
     assert "rtc1" not in without["wokwi/diagram.json"]
     assert "DS3231 clock module (optional)" not in texts(without["wiring.svg"])
+
+
+def test_the_optional_amplifier_follows_the_pin_map(pins, pin_data, edited):
+    out = generate.outputs(pins)
+    shown = texts(out["wiring.svg"])
+    assert "MAX98357A I2S amp (optional)" in shown and pins.amp["note"] in shown
+    for signal in pinmap.AMP_SIGNALS:
+        assert shown.count("GPIO%d" % pins.gpio(signal)) == 1, signal
+    wires = dashes(out["wiring.svg"])
+    assert all(wires[wiring.COLOURS[name]] for name in pinmap.AMP_SIGNALS + ("5V",)), "optional wires are dashed"
+    moved = pinmap.PinMap(edited({"i2s_ws": {"gpio": 16}}))
+    assert "GPIO16" in texts(generate.outputs(moved)["wiring.svg"])
+    assert generate.stale(moved) == ["wiring.svg"], "the amplifier is not in the Wokwi diagram"
+    del pin_data["amp"]
+    pin_data["signals"] = [s for s in pin_data["signals"] if s["signal"] not in pinmap.AMP_SIGNALS]
+    without = generate.outputs(pinmap.PinMap(pin_data))
+    assert "MAX98357A I2S amp (optional)" not in texts(without["wiring.svg"])
+    assert wiring.COLOURS["5V"] not in dashes(without["wiring.svg"]), "nothing else takes 5V"
+    assert without["wokwi/diagram.json"] == out["wokwi/diagram.json"]
 
 
 def test_a_clock_module_at_the_oleds_address_is_refused(pin_data):
