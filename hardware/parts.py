@@ -32,8 +32,8 @@ PARTS = {
         # The header of the Adafruit breakout and its clones; the speaker goes on its + and -
         # terminal. GAIN and SD stay unwired: 9 dB, and on (pins.json, "amp").
         "pins": ("LRC", "BCLK", "DIN", "GAIN", "SD", "GND", "VIN"),
-        # 5V, not 3V3: speech peaks draw hundreds of mA, more than the 3V3 regulator spares;
-        # its logic inputs take the ESP32's 3.3 V at any supply.
+        # 5V, not 3V3: its full 3.2 W needs 5 V, and its 600-700 mA peaks stay off the 3V3
+        # regulator that feeds the ESP32. Its logic inputs take 3.3 V levels at any supply.
         "power": {"GND": "GND.1", "VIN": "5V"},
     },
     "passive piezo buzzer": {

@@ -42,6 +42,15 @@ def test_the_optional_clock_module_is_listed_as_optional(bom, pins):
     assert "0x%02x" % pins.rtc["address"] in rows[0]["description"]
 
 
+def test_the_optional_amplifier_and_its_speaker_are_listed_as_optional(bom, pins):
+    amp = [row for row in bom if row["part"] == pins.amp["part"]]
+    assert len(amp) == 1 and amp[0]["optional"] == "yes"
+    assert "VIN from 5V" in amp[0]["notes"]
+    speaker = [row for row in bom if row["part"] == "speaker"]
+    assert len(speaker) == 1 and speaker[0]["optional"] == "yes"
+    assert "4-8 Ohm, 2-3 W" in speaker[0]["description"]
+
+
 def test_the_listed_extras_are_there(bom):
     text = " ".join(row["description"] for row in bom).lower()
     for item in ("npn", "resistor", "jumper", "header", "lipo", "charger"):
