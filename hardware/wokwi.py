@@ -21,8 +21,9 @@ WOKWI_PARTS = {
     # registers (and no OSF flag: the firmware takes its time as valid).
     "DS3231 RTC": ("rtc1", "wokwi-ds1307", (60, 330), {"VCC": "5V"}),
 }
-# pins.json parts Wokwi has nothing for: left out of the diagram with their wires.
-ABSENT = {"MAX98357A amplifier": "Wokwi has no I2S amplifier or speaker part"}
+# pins.json parts Wokwi has nothing for, left out of the diagram with their wires (it has
+# no I2S amplifier or speaker part).
+ABSENT = frozenset({"MAX98357A amplifier"})
 
 
 def attrs(part_name, pinmap):
