@@ -1,0 +1,1 @@
+../../firmware/croupier/words.py
