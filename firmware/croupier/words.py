@@ -90,9 +90,11 @@ def seat_words(lang, seat):
 def announce(lang, before, state, effects, reached=None):
     """What the box says after one accepted card, undo or redo: the total first (the games
     with one), then what changed. before, state: the game states (docs/protocol.md "Game
-    state") around the input; effects: its effects. reached: the total a card went to when
-    it ended a round (the state shows the next round's), from the round's log; None: no
-    total then. A total beyond -99..199 is left to the screen."""
+    state") around the input; effects: its effects. reached: the total the input went to,
+    said when it ended a round (the state shows the next round's 0): the engine's
+    round_log()[-1][2]; None says no total then. A total beyond -99..199 is left to the
+    screen."""
+    inventory(lang)  # ValueError for an unknown language
     game, over, turn = state["game"], state["over"], state["turn"]
     ended = not over and "round_end" in [e["kind"] for e in effects]
     out = []
@@ -126,8 +128,7 @@ def announce(lang, before, state, effects, reached=None):
                 points = effects[i]["points"]
                 out += [seat] + number(lang, points) \
                     + [_event(lang, "point" if points == 1 else "points")]
-            if turn != seat:  # who opens the next round, unless the one just named
-                out += [turn, _event(lang, "starts")]
+            out += [turn, _event(lang, "starts")]  # who opens the next round
         elif kind == "game_end":
             out += _winners(lang, state["winners"])
     if game in ("lobo77", "basta") and not ended and not over and state["owed"] == 2 \
