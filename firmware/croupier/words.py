@@ -8,26 +8,29 @@ name, else seat_words()).
 """
 
 # The bank's order, numbers first. English is British: "one hundred and one".
-_FR = ("zero", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf",
-       "dix", "onze", "douze", "treize", "quatorze", "quinze", "seize",
-       "vingt", "trente", "quarante", "cinquante", "soixante",
-       "quatre-vingt", "quatre-vingts", "cent", "et", "moins",
-       "doublet", "paie", "jeton", "nage", "elimine", "gagne", "basta",
-       "cartes", "demi-tour", "joueur", "commence", "mau", "point")
-_EN = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-       "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-       "seventeen", "eighteen", "nineteen",
-       "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-       "hundred", "and", "minus",
-       "doublet", "pays", "token", "swims", "out", "wins", "win", "basta",
-       "cards", "reverse", "player", "starts", "mau", "point", "points")
+# tuple([...]), not a tuple display: mpy-cross stores a constant tuple's strings as str
+# objects the board allocates on loading (4.3 KB more on the unix port); a list display's
+# are interned names.
+_FR = tuple(["zero", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf",
+             "dix", "onze", "douze", "treize", "quatorze", "quinze", "seize",
+             "vingt", "trente", "quarante", "cinquante", "soixante",
+             "quatre-vingt", "quatre-vingts", "cent", "et", "moins",
+             "doublet", "paie", "jeton", "nage", "elimine", "gagne", "basta",
+             "cartes", "demi-tour", "joueur", "commence", "mau", "point"])
+_EN = tuple(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+             "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+             "seventeen", "eighteen", "nineteen",
+             "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+             "hundred", "and", "minus",
+             "doublet", "pays", "token", "swims", "out", "wins", "win", "basta",
+             "cards", "reverse", "player", "starts", "mau", "point", "points"])
 _EN_EVENTS = 31  # _EN[31:] are the event words announce() composes with
 # The French word for each of _EN[31:], in the same order ("gagnent" sounds as "gagne",
 # "points" as "point").
-_FR_EVENTS = ("doublet", "paie", "jeton", "nage", "elimine", "gagne", "gagne",
-              "basta", "cartes", "demi-tour", "joueur", "commence", "mau", "point", "point")
+_FR_EVENTS = tuple(["doublet", "paie", "jeton", "nage", "elimine", "gagne", "gagne",
+                    "basta", "cartes", "demi-tour", "joueur", "commence", "mau", "point",
+                    "point"])
 _LOW, _HIGH = -99, 199
-_TOTALS = ("lobo77", "basta", "duo")  # the games whose state has a total to call out
 _SAFE = 50  # BASTA: exactly 50 is safe, and the box says "basta!"
 
 
@@ -99,7 +102,7 @@ def announce(lang, before, state, effects, reached=None):
     ended = not over and "round_end" in [e["kind"] for e in effects]
     out = []
     total = reached if ended else state["total"]
-    if game in _TOTALS and total is not None and _LOW <= total <= _HIGH \
+    if total is not None and _LOW <= total <= _HIGH \
             and (game != "duo" or state["last"] != before["last"]):  # duo: a card was played
         out += number(lang, total)
         if game == "basta" and total == _SAFE:
@@ -113,7 +116,8 @@ def announce(lang, before, state, effects, reached=None):
             out.append("doublet")
         if kind == "bust" and game == "basta":  # a penalty token: "Ann, one token"
             out += [seat] + number(lang, 1) + [_event(lang, "token")]
-        elif kind in ("doublet", "bust") and then != "swimming" and then != "eliminated":
+        elif (kind == "doublet" or kind == "bust") and then != "swimming" \
+                and then != "eliminated":
             out += [seat, _event(lang, "pays")] + number(lang, 1) + [_event(lang, "token")]
         elif kind == "swimming":
             out += [seat, _event(lang, "swims")]
@@ -131,7 +135,7 @@ def announce(lang, before, state, effects, reached=None):
             out += [turn, _event(lang, "starts")]  # who opens the next round
         elif kind == "game_end":
             out += _winners(lang, state["winners"])
-    if game in ("lobo77", "basta") and not ended and not over and state["owed"] == 2 \
+    if (game == "lobo77" or game == "basta") and not ended and not over and state["owed"] == 2 \
             and (before["owed"] != 2 or before["turn"] != turn):  # a 2x, or a double due now
         out += [turn] + number(lang, 2) + [_event(lang, "cards")]
     if game == "maumau" and state["draw"] > before["draw"]:  # stacked 7s: what turn draws
