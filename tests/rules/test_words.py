@@ -150,7 +150,8 @@ def test_words_lobo77_a_round_end_without_the_total_reached_says_the_rest():
     play(g, "70")
     before = g.state()
     effects = g.play("7")
-    assert spoken(words.announce("fr", before, g.state(), effects)) == "@2 paie un jeton @2 commence"
+    items = words.announce("fr", before, g.state(), effects)
+    assert spoken(items) == "@2 paie un jeton @2 commence"
 
 
 def test_words_lobo77_totals_beyond_the_words_are_left_to_the_screen():
@@ -223,3 +224,27 @@ def test_words_announce_refuses_an_unknown_language():
     effects = g.play("10")
     exc = raises(ValueError, words.announce, "de", before, g.state(), effects)
     assert "fr or en" in str(exc)
+
+
+# Inputs that together make the box say every one of its event words.
+SCRIPTS = (
+    ("lobo77", 3, None, "10 2x 1 rev 2x 9 66"),  # 2x, direction, doublet, 77 or more
+    ("lobo77", 2, {"tokens": 1}, "11 11 11"),  # swimming, out, the winner
+    ("basta", 4, {"limit": 1}, "rev dbl:0 5 5 40 basta 1"),  # double, basta, over 50
+    ("maumau", 2, None, "5 draw " * 5 + "5 draw 5"),  # mau, mau-mau
+    ("duo", 2, None, "0 2 5 3 5 4 5"),  # a round won: one point
+    ("duo", 2, None, "0 2 5 3 5 4 5x"),  # two points
+)
+
+
+def test_words_every_word_of_the_inventory_is_said():
+    for lang in ("fr", "en"):
+        heard = set()
+        for n in range(-99, 200):
+            heard.update(words.number(lang, n))
+        heard.update(words.seat_words(lang, 0))
+        for name, players, options, inputs in SCRIPTS:
+            g = game(name, players, options)
+            for card in inputs.split():
+                heard.update(said(g, card, lang).split())
+        assert sorted(w for w in heard if w[0] != "@") == sorted(words.inventory(lang)), lang
