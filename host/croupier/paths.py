@@ -9,6 +9,18 @@ def firmware_dir() -> Path:
     return (PACKAGE_DIR / "firmware").resolve()
 
 
+def cache_dir(name: str) -> Path:
+    """The folder `name` of croupier's cache: under $CROUPIER_CACHE when set, else the user's
+    cache folder; made when missing."""
+    import os
+
+    import platformdirs
+
+    path = Path(os.environ.get("CROUPIER_CACHE") or platformdirs.user_cache_dir("croupier")) / name
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def hardware_dir() -> Path:
     """The hardware/ folder of the checkout (pin map, BOM, diagrams)."""
     return (PACKAGE_DIR.parent.parent / "hardware").resolve()

@@ -9,8 +9,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import platformdirs
-
+from croupier import paths
 from croupier.build import BuildError, compile_module, mpy_cross_binary
 from croupier.paths import micropython_binary
 
@@ -30,9 +29,7 @@ def micropython() -> str:
 
 
 def cache_dir() -> Path:
-    path = Path(os.environ.get("CROUPIER_CACHE") or platformdirs.user_cache_dir("croupier")) / "sim"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return paths.cache_dir("sim")
 
 
 def files_hash(root: Path, paths) -> str:

@@ -1,0 +1,94 @@
+"""The synthesized voices: one bank a language of the firmware's words (firmware/croupier/
+words.py, in its order), said as host/croupier/voice/lexicon.py writes them; and banks of
+player names. The word banks are built once per (inventory, lexicon, synthesizer, converter)
+and cached, as the firmware build is."""
+import functools
+import hashlib
+import importlib.util
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from croupier.paths import cache_dir, firmware_dir
+from croupier.voice import bank, synth
+
+# The converter's own code is part of the cache key: a change to it makes new banks.
+CONVERTER = ("bank.py", "pcm.py", "synth.py")
+BANK_FOLDER = "voice"  # on the board, and in the cached folder that mirrors it
+
+
+@functools.lru_cache(maxsize=None)
+def _words():
+    """The firmware's words module, loaded from its file: the board's own inventory."""
+    spec = importlib.util.spec_from_file_location("croupier_firmware_words", firmware_dir() / "croupier" / "words.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def inventory(lang: str):
+    """The word ids of `lang`, in the bank's order; ValueError for a language the box lacks."""
+    if lang not in synth.LANGUAGES:
+        raise ValueError("the voice's language is one of %s, not %r" % (", ".join(synth.LANGUAGES), lang))
+    return tuple(_words().inventory(lang))
+
+
+def texts(lang: str):
+    """What the synthesizer says for each word of inventory(lang); ValueError naming the words
+    the lexicon has no text for."""
+    from croupier.voice.lexicon import SPOKEN
+
+    ids = inventory(lang)
+    missing = [word for word in ids if word not in SPOKEN.get(lang, {})]
+    if missing:
+        raise ValueError("the lexicon has no %s text for: %s" % (lang, ", ".join(missing)))
+    return [SPOKEN[lang][word] for word in ids]
+
+
+def word_bank(lang: str) -> bytes:
+    """The synthesized bank of `lang`'s words (origin SYNTHESIZED), built now."""
+    return bank.write(list(zip(inventory(lang), synth.render(lang, texts(lang)))))
+
+
+def names_bank(names, lang: str) -> bytes:
+    """A bank keyed by the player names, each said in the voice of `lang`."""
+    return bank.write(list(zip(names, synth.render(lang, names))))
+
+
+def bank_path(lang: str) -> str:
+    """Where the bank of `lang` lives, relative to the board's root."""
+    return "%s/%s.vox" % (BANK_FOLDER, lang)
+
+
+def _key() -> str:
+    from croupier.voice.lexicon import SPOKEN
+
+    digest = hashlib.sha256(synth.version().encode())
+    for lang in synth.LANGUAGES:
+        for word in inventory(lang):
+            digest.update(b"\0%s\0%s" % (word.encode(), SPOKEN.get(lang, {}).get(word, "").encode()))
+    for name in CONVERTER:
+        digest.update((Path(__file__).parent / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def default_banks() -> Path:
+    """A cached folder holding voice/fr.vox and voice/en.vox: the synthesized word banks."""
+    cache = cache_dir("voice")
+    target = cache / _key()
+    if target.is_dir():
+        return target
+    work = Path(tempfile.mkdtemp(prefix=".voice-", dir=cache))
+    try:
+        (work / BANK_FOLDER).mkdir()
+        for lang in synth.LANGUAGES:
+            (work / bank_path(lang)).write_bytes(word_bank(lang))
+        try:
+            os.rename(work, target)  # atomic: a concurrent build of the same banks may win
+        except OSError:
+            if not target.is_dir():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
