@@ -99,12 +99,8 @@ def build_firmware(source: Path = None, cache_root: Path = None) -> Path:
     sources = _sources(root)
     cache = Path(cache_root or platformdirs.user_cache_dir("croupier")) / "firmware"
     staging = cache / _source_hash(root, sources, compiler)
-    if (staging / MANIFEST).is_file():
-        return staging
 
-    cache.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=".build-", dir=cache))
-    try:
+    def fill(work):
         files = {}
         for rel in sources:
             if rel in SOURCE_ONLY:
@@ -113,13 +109,46 @@ def build_firmware(source: Path = None, cache_root: Path = None) -> Path:
             else:
                 target = compile_module(compiler, root, rel, work, FIRMWARE_OPTIONS)
             files[target.relative_to(work).as_posix()] = file_hash(target)
-        manifest = {"files": files}
-        (work / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+        return files
+
+    _build(staging, fill)
+    return staging
+
+
+def with_voices(staging: Path) -> Path:
+    """A cached folder holding the firmware build `staging` and the synthesized voice banks
+    (croupier.voice.defaults), with one manifest of both: what `croupier flash` and a
+    speaking virtual board put on the flash."""
+    from croupier.voice.defaults import default_banks
+
+    banks = default_banks()
+
+    def fill(work):
+        shutil.copytree(staging, work, dirs_exist_ok=True)
+        shutil.copytree(banks, work, dirs_exist_ok=True)
+        files = read_manifest(staging)
+        files.update({p.relative_to(banks).as_posix(): file_hash(p) for p in banks.rglob("*") if p.is_file()})
+        return files
+
+    target = staging.parent.parent / "board" / ("%s-%s" % (staging.name, banks.name))
+    _build(target, fill)
+    return target
+
+
+def _build(target: Path, fill):
+    """Make the cached build `target` unless it is there: fill(work) puts the files into a
+    fresh folder and returns their {path: sha256}, written as the manifest; the folder then
+    becomes `target` at once, so no reader sees half a build."""
+    if (target / MANIFEST).is_file():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
+    try:
+        (work / MANIFEST).write_text(json.dumps({"files": fill(work)}, indent=1, sort_keys=True))
         try:
-            os.rename(work, staging)  # atomic: a concurrent build of the same sources may win
+            os.rename(work, target)  # atomic: a concurrent build of the same sources may win
         except OSError:
-            if not (staging / MANIFEST).is_file():
+            if not (target / MANIFEST).is_file():
                 raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return staging

@@ -14,6 +14,9 @@ from croupier.link import LinkError, check_port
 
 MPREMOTE_TIMEOUT = 120  # seconds for one mpremote run (a full copy over 115200 baud fits)
 HASH_TIMEOUT = 30       # seconds for hashing the firmware files on the board
+# Bytes a second `mpremote fs cp` copies at the least over 115200 baud (it sends each byte of
+# a binary file as up to 4 characters): a long copy gets that much more time.
+COPY_RATE = 2000
 DIR_FLAG = 0x4000       # stat mode bit of a directory on MicroPython
 
 # Prints "=path sha256" for every file under the given top-level names (files or folders).
@@ -107,10 +110,11 @@ class Mpremote:
         return found
 
 
-def plan(wanted, present):
-    """(files to copy, stale files to remove, unchanged count) from {path: hash} maps."""
-    copy = sorted(p for p, h in wanted.items() if present.get(p) != h)
-    stale = sorted(p for p in present if p not in wanted)
+def plan(wanted, present, keep=frozenset()):
+    """(files to copy, stale files to remove, unchanged count) from {path: hash} maps; the
+    board's files in `keep` are neither copied nor removed."""
+    copy = sorted(p for p, h in wanted.items() if present.get(p) != h and p not in keep)
+    stale = sorted(p for p in present if p not in wanted and p not in keep)
     return copy, stale, len(wanted) - len(copy)
 
 
@@ -128,8 +132,9 @@ class DeployReport:
         self.copied, self.removed, self.unchanged, self.hello = [], [], 0, None
 
 
-def deploy(port, staging: Path, manifest: dict, progress=None):
+def deploy(port, staging: Path, manifest: dict, progress=None, keep=frozenset()):
     """Copy what differs from `manifest` ({path: sha256}) out of `staging`, verify, reset, hello.
+    The board's files in `keep` (paths like the manifest's) stay as they are, whatever they hold.
 
     `progress(kind, done, total)` is told about copying as files go over.
     """
@@ -138,7 +143,7 @@ def deploy(port, staging: Path, manifest: dict, progress=None):
     mp = Mpremote(port)
     tops = {p.split("/")[0] for p in manifest}
     report = DeployReport()
-    copy, stale, report.unchanged = plan(manifest, mp.hashes(tops))
+    copy, stale, report.unchanged = plan(manifest, mp.hashes(tops), keep)
     if progress:
         progress("copy", 0, len(copy))
     if copy or stale:
@@ -153,9 +158,11 @@ def deploy(port, staging: Path, manifest: dict, progress=None):
                 if progress:
                     progress("copy", len(done), len(copy))
 
-        mp.run(*chain, on_line=seen)
+        size = sum((staging / rel).stat().st_size for rel in copy)
+        mp.run(*chain, on_line=seen, timeout=MPREMOTE_TIMEOUT + size / COPY_RATE)
         report.copied, report.removed = copy, stale
-        after = mp.hashes(tops)  # with nothing copied, the hashes just read are the answer
+        # with nothing copied, the hashes just read are the answer
+        after = {p: h for p, h in mp.hashes(tops).items() if p not in keep}
         wrong = sorted(set(after) ^ set(manifest) | {p for p in manifest if after.get(p) != manifest[p]})
         if wrong:
             raise DeployError("after copying, the board's files differ from the build: %s" % ", ".join(wrong))

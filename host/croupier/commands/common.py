@@ -127,6 +127,23 @@ def progress_bar(description, total=None, stderr=False):
         yield update
 
 
+def copy_progress(stack, description, unchanged):
+    """croupier.deploy's progress(kind, done, total): a bar named `description`, opened on
+    `stack` once there are files to copy; with none, one line "nothing to copy: `unchanged`"
+    instead of a bar counting 0 of 0."""
+    updates = []
+
+    def progress(kind, done, total):
+        if not total:
+            print("nothing to copy: %s" % unchanged)
+        elif not updates:
+            updates.append(stack.enter_context(progress_bar(description, total)))
+        if updates:
+            updates[0](done, total)
+
+    return progress
+
+
 TEXT_COLUMNS = ("name", "player", "game", "players", "status", "started", "id", "port", "ESP32 bridge", "description",
                 "link", "flash", "run by", "held by")
 WRAPPED_COLUMNS = ("players",)  # lists of names wrap between names; every other cell stays whole

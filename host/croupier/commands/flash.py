@@ -1,14 +1,16 @@
-"""`croupier flash`: deploy the firmware (only changed files), optionally MicroPython first."""
+"""`croupier flash`: deploy the firmware and the voices (only changed files), optionally
+MicroPython first."""
 from contextlib import ExitStack
 from pathlib import Path
 
 from croupier.cli import add_db_option, add_port_option
-from croupier.commands.common import board_port, open_store, progress_bar, reports_errors
+from croupier.commands.common import board_port, copy_progress, open_store, progress_bar, reports_errors
 from croupier.link import LinkError
 from croupier.plural import count
 from croupier.port_registry import hold
 
-HELP = "copy the firmware onto the board (only changed files, verified); --micropython writes MicroPython first"
+HELP = ("copy the firmware and the voices onto the board (only changed files, verified); --micropython writes "
+        "MicroPython first")
 HELLO_WAIT = 3.0  # seconds the Croupier firmware gets to answer before the flash is erased
 
 
@@ -19,6 +21,9 @@ def add_arguments(parser):
                         help="first erase the board and write this MicroPython image (ESP32_GENERIC) with esptool")
     parser.add_argument("--force", action="store_true",
                         help="erase even when the board may hold games not synced yet")
+    parser.add_argument("--no-voice", action="store_true",
+                        help="copy the firmware only, not the synthesized voices (/voice/fr.vox, en.vox: "
+                             "about 3 minutes the first time); the voice banks on the board stay as they are")
 
 
 def check_nothing_at_risk(port, store):
@@ -100,25 +105,22 @@ def check_micropython(port, staging, just_written):
     print("the board runs MicroPython %s" % board.version)
 
 
-def _copy_progress(stack):
-    """deploy's progress(kind, done, total): a bar, opened on `stack` once there are files to
-    copy; with none, one line saying so instead of a bar counting 0 of 0."""
-    updates = []
+def voice_banks_kept(port, manifest, no_voice):
+    """-> (the manifest less the voice banks to leave on the board, those banks): the player
+    names, and a bank of a user's own recordings, which the synthesized voice never replaces."""
+    from croupier.voice.board import NAMES, recorded
 
-    def progress(kind, done, total):
-        if not total:
-            print("nothing to copy: the board's firmware files match the build")
-        elif not updates:
-            updates.append(stack.enter_context(progress_bar("copying firmware files", total)))
-        if updates:
-            updates[0](done, total)
-
-    return progress
+    if no_voice:
+        return manifest, frozenset()
+    kept = frozenset([NAMES, *recorded(port)])
+    for path in sorted(kept - {NAMES}):
+        print("keeping your own recordings in /%s (`croupier voice --default` puts the synthesized voice back)" % path)
+    return {p: h for p, h in manifest.items() if p not in kept}, kept
 
 
 @reports_errors
 def run(args):
-    from croupier.build import BuildError, build_firmware, read_manifest
+    from croupier.build import BuildError, build_firmware, read_manifest, with_voices
     from croupier.deploy import DeployError, deploy
     from croupier.esp_image import read_image
 
@@ -133,14 +135,18 @@ def run(args):
         staging = build_firmware()
     except BuildError as exc:
         raise DeployError("the firmware does not build: %s" % exc) from exc
+    if not args.no_voice:
+        staging = with_voices(staging)
     manifest = read_manifest(staging)
     # held throughout: mpremote and esptool open the port in turn, and nothing may come between
     with board_port(args.port) as port, hold(port):
         if image is not None:
             write_micropython(port, image, args)
         check_micropython(port, staging, just_written=image is not None)
+        manifest, kept = voice_banks_kept(port, manifest, args.no_voice)
         with ExitStack() as bar:
-            report = deploy(port, staging, manifest, progress=_copy_progress(bar))
+            progress = copy_progress(bar, "copying files", "the board's files match the build")
+            report = deploy(port, staging, manifest, progress=progress, keep=kept)
     print("%s copied, %d stale removed, %d unchanged; board answers: fw %s, board %s, device %s"
           % (count(len(report.copied), "file"), len(report.removed), report.unchanged, report.hello.get("fw"),
              report.hello.get("board"), report.hello.get("device")))
