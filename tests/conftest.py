@@ -25,3 +25,13 @@ def micropython():
     if not os.access(path, os.X_OK):
         pytest.fail("MICROPYTHON=%s is not an executable" % path)
     return path
+
+
+@pytest.fixture
+def voiced_board():
+    """A fresh virtual board holding the firmware and the synthesized voices (/voice/fr.vox,
+    en.vox), as `croupier flash` leaves a box."""
+    from croupier.sim import VirtualBoard
+
+    with VirtualBoard(voices=True) as vb:
+        yield vb

@@ -30,11 +30,11 @@ def test_supported_releases_are_1_23_and_later_by_their_numbers(version, ok):
     assert supported(version) is ok
 
 
-def test_flash_names_the_release_of_the_default_virtual_board_and_deploys(vboard, capsys):
-    with connect(vboard.port):  # booted: mpremote hangs on a board still booting
+def test_flash_names_the_release_of_the_default_virtual_board_and_deploys(voiced_board, capsys):
+    with connect(voiced_board.port):  # booted: mpremote hangs on a board still booting
         pass
-    numbers = Mpremote(vboard.port).run("exec", NUMBERS).strip()
-    assert main(["flash", "--port", vboard.port]) == 0
+    numbers = Mpremote(voiced_board.port).run("exec", NUMBERS).strip()
+    assert main(["flash", "--port", voiced_board.port]) == 0
     out = capsys.readouterr().out
     assert "the board runs MicroPython %s" % numbers in out and "board answers: fw" in out, out  # maybe "-preview"
 
@@ -43,7 +43,7 @@ def test_flash_names_the_release_of_the_default_virtual_board_and_deploys(vboard
 def test_flash_reads_the_release_of_a_virtual_board_and_deploys_only_from_1_23(release, deployed, capsys):
     with VirtualBoard(firmware=False, micropython_version=release) as board:  # an empty filesystem
         before = Mpremote(board.port).run("exec", LIST_FILES)
-        status = main(["flash", "--port", board.port])
+        status = main(["flash", "--port", board.port, "--no-voice"])  # the firmware alone: seconds, not minutes
         out, err = capsys.readouterr()
         if deployed:
             assert status == 0 and "the board runs MicroPython %s.0" % release in out, out + err

@@ -35,15 +35,16 @@ def reports_errors(run):
 
 @contextmanager
 def board_port(port_arg):
-    """The serial port `--port` names, for the duration: `sim` starts a fresh virtual board,
-    None picks the only ESP32 board plugged in (croupier.ports); anything else is the port."""
+    """The serial port `--port` names, for the duration: `sim` starts a fresh virtual board
+    (the firmware and the voices, as `croupier flash` leaves a box), None picks the only ESP32
+    board plugged in (croupier.ports); anything else is the port."""
     if port_arg == "sim":
         from croupier.sim import SimError, VirtualBoard
 
         from croupier.port_registry import board_running
 
         try:  # the block gets the port alone: a SimError can only come from starting the board
-            with VirtualBoard() as board, board_running(board):
+            with VirtualBoard(voices=True) as board, board_running(board):
                 yield board.port
         except SimError as exc:
             raise LinkError("cannot start a virtual board: %s" % exc) from exc

@@ -11,7 +11,8 @@ HELP = "run the virtual board (terminal UI, or --headless behind a serial port)"
 def add_arguments(parser):
     parser.add_argument("--headless", action="store_true", help="no UI: run until SIGTERM/SIGINT")
     parser.add_argument("--link", metavar="PATH", help="make PATH a symlink to the board's serial port")
-    parser.add_argument("--flash", metavar="FILE", help="flash image (created with the firmware if missing; default: temporary)")
+    parser.add_argument("--flash", metavar="FILE",
+                        help="flash image (created with the firmware and the voices if missing; default: temporary)")
     parser.add_argument("--heap", metavar="SIZE", help="MicroPython heap for the firmware, e.g. 1m (default: what the firmware needs on this 64-bit port, croupier.sim.FIRMWARE_HEAP)")
     parser.add_argument("--baud", metavar="N", type=int, help="limit the serial line to N baud (8N1)")
     parser.add_argument("--rtc", action="store_true",
@@ -32,7 +33,8 @@ def make_board(args):
 
     release = {"micropython_version": args.micropython_version} if args.micropython_version else {}
     flash, link = (args.flash and output_path(args.flash)), (args.link and output_path(args.link))  # folders exist
-    board = VirtualBoard(flash=flash, heap=args.heap, link=link, rtc=args.rtc, pace=pace_of(args), **release)
+    board = VirtualBoard(flash=flash, heap=args.heap, link=link, rtc=args.rtc, pace=pace_of(args), voices=True,
+                         **release)
     if args.baud is not None:
         board.faults(baud=args.baud)
     return board

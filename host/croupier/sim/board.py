@@ -70,8 +70,11 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
     """See docs/virtual-board.md. Use as a context manager, or start() and close()."""
 
     def __init__(self, flash=None, heap=None, link=None, firmware=True, rtc=False, pace=None,
-                 micropython_version=RELEASES[-1]):
+                 micropython_version=RELEASES[-1], voices=False):
         """The arguments: docs/virtual-board.md, "From Python"."""
+        if voices and firmware is not True:
+            raise ValueError("voices=True puts the synthesized voices beside the current firmware build "
+                             "(firmware=True), not beside %r" % (firmware,))
         if micropython_version not in RELEASES:
             raise ValueError("MicroPython version must be one of %s (the ESP32 releases modelled); not %r"
                              % (", ".join(RELEASES), micropython_version))
@@ -83,6 +86,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self.link = Path(link) if link else None
         self._flash_arg = Path(flash) if flash else None
         self._firmware = firmware
+        self._voices = voices
         self.oled = SSD1306()
         self.received = 0  # bytes the host wrote to the serial port (before line faults)
         self._fit_rtc = rtc
@@ -137,9 +141,10 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         try:
             self.flash = self._flash_arg or self._tmp / "flash.img"
             if not self.flash.exists():
-                from croupier.build import build_firmware  # what `croupier flash` deploys
+                from croupier.build import build_firmware, with_voices  # what `croupier flash` deploys
 
-                flash.create(self.flash, build_firmware() if self._firmware is True else self._firmware or None)
+                content = build_firmware() if self._firmware is True else self._firmware or None
+                flash.create(self.flash, with_voices(content) if self._voices else content)
             flash.check(self.flash)
             self._image_lock = flash.lock(self.flash)  # an fd: close() releases it with the others
             if self._fit_rtc:
