@@ -18,6 +18,7 @@ COMMANDS = {
     "ports": "croupier.commands.ports",
     "flash": "croupier.commands.flash",
     "roster": "croupier.commands.roster",
+    "voice": "croupier.commands.voice",
     "sync": "croupier.commands.sync",
     "games": "croupier.commands.games",
     "standings": "croupier.commands.standings",
