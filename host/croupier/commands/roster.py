@@ -1,14 +1,21 @@
-"""`croupier roster NAME...`: the player names the board offers when a game is set up."""
-from croupier.cli import add_port_option
-from croupier.commands.common import connect_board, reports_errors
+"""`croupier roster NAME...`: the player names the board offers when a game is set up, and
+the names spoken, which the box says for whose turn it is and who won."""
+from contextlib import ExitStack
 
-HELP = "push player names to the board (or clear them with --clear)"
+from croupier.cli import add_port_option
+from croupier.commands.common import board_port, connect_board, copy_progress, reports_errors
+
+HELP = "push player names to the board and their spoken names (or clear them with --clear)"
 
 
 def add_arguments(parser):
     add_port_option(parser)
     parser.add_argument("names", nargs="*", metavar="NAME", help="player names, in the order to offer them")
     parser.add_argument("--clear", action="store_true", help="remove every name from the board's roster")
+    parser.add_argument("--lang", choices=("fr", "en"), default="fr",
+                        help="the voice that says the names (default: fr, as the box's default voice)")
+    parser.add_argument("--no-voice", action="store_true",
+                        help="push the names only: leave the spoken names on the board as they are")
 
 
 def checked_names(names):
@@ -23,13 +30,35 @@ def checked_names(names):
     return names
 
 
+def set_roster(port, names):
+    with connect_board(port) as link:
+        link.set_roster(names)
+
+
 @reports_errors
 def run(args):
+    from croupier.plural import count
+    from croupier.port_registry import hold
 
     if args.clear == bool(args.names):
         raise ValueError("give the names to offer, or --clear to remove them all")
     names = checked_names(args.names)
-    with connect_board(args.port) as link:
-        link.set_roster(names)
+    spoken = None
+    if not args.no_voice:
+        from croupier.voice.defaults import names_bank
+
+        spoken = names_bank(names, args.lang)  # rendered before the board is touched
+    with board_port(args.port) as port, hold(port):
+        set_roster(port, names)  # the board checks the names first: a refused one changes nothing
+        if spoken is not None:
+            from croupier.voice.board import NAMES, put
+
+            # The copy restarts the firmware (games are kept, as through any reset), and the
+            # roster lives in its memory: it is pushed again once the firmware answers.
+            print("/%s: %s spoken in the %s voice, %d KB" % (NAMES, count(len(names), "name"), args.lang,
+                                                              (len(spoken) + 1023) // 1024))
+            with ExitStack() as bar:
+                put(port, {NAMES: spoken}, copy_progress(bar, "copying the spoken names", "the board has them"))
+            set_roster(port, names)
     print("roster on the board: %s" % (", ".join(names) if names else "(empty)"))
     return 0
