@@ -1,16 +1,15 @@
-"""The synthesized voices: one bank a language of the firmware's words (firmware/croupier/
-words.py, in its order), said as host/croupier/voice/lexicon.py writes them; and banks of
+"""The synthesized voices: one bank a language of the firmware's words (croupier.words, the
+board's own module, in its order), said as host/croupier/voice/lexicon.py writes them; and banks of
 player names. The word banks are built once per (inventory, lexicon, synthesizer, converter)
 and cached, as the firmware build is."""
-import functools
 import hashlib
-import importlib.util
 import os
 import shutil
 import tempfile
 from pathlib import Path
 
-from croupier.paths import cache_dir, firmware_dir
+from croupier import words
+from croupier.paths import cache_dir
 from croupier.voice import bank, synth
 
 # The converter's own code is part of the cache key: a change to it makes new banks.
@@ -18,20 +17,11 @@ CONVERTER = ("bank.py", "pcm.py", "synth.py")
 BANK_FOLDER = "voice"  # on the board, and in the cached folder that mirrors it
 
 
-@functools.lru_cache(maxsize=None)
-def _words():
-    """The firmware's words module, loaded from its file: the board's own inventory."""
-    spec = importlib.util.spec_from_file_location("croupier_firmware_words", firmware_dir() / "croupier" / "words.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def inventory(lang: str):
     """The word ids of `lang`, in the bank's order; ValueError for a language the box lacks."""
     if lang not in synth.LANGUAGES:
         raise ValueError("the voice's language is one of %s, not %r" % (", ".join(synth.LANGUAGES), lang))
-    return tuple(_words().inventory(lang))
+    return tuple(words.inventory(lang))
 
 
 def texts(lang: str):
