@@ -122,15 +122,15 @@ def with_voices(staging: Path) -> Path:
     from croupier.voice.defaults import default_banks
 
     banks = default_banks()
+    voices = {p.relative_to(banks).as_posix(): file_hash(p) for p in banks.rglob("*") if p.is_file()}
 
     def fill(work):
         shutil.copytree(staging, work, dirs_exist_ok=True)
         shutil.copytree(banks, work, dirs_exist_ok=True)
-        files = read_manifest(staging)
-        files.update({p.relative_to(banks).as_posix(): file_hash(p) for p in banks.rglob("*") if p.is_file()})
-        return files
+        return dict(read_manifest(staging), **voices)
 
-    target = staging.parent.parent / "board" / ("%s-%s" % (staging.name, banks.name))
+    key = hashlib.sha256(json.dumps(voices, sort_keys=True).encode()).hexdigest()[:16]
+    target = staging.parent.parent / "board" / ("%s-%s" % (staging.name, key))
     _build(target, fill)
     return target
 
