@@ -72,7 +72,7 @@ def test_a_sync_whose_port_fails_creates_no_database(tmp_path, capsys):
     assert os.listdir(tmp_path) == []
 
 
-PORT_COMMANDS = (["sync"], ["roster", "Ana"], ["screenshot"], ["console"], ["mirror"])
+PORT_COMMANDS = (["sync"], ["roster", "Ana"], ["screenshot"], ["console"], ["mirror"], ["voice", "--default"])
 
 
 @pytest.mark.parametrize("command", PORT_COMMANDS, ids=" ".join)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from croupier.build import file_hash
 from croupier.deploy import Mpremote, deploy
+from croupier.link import open_serial
 from croupier.voice import bank
 from croupier.voice.defaults import BANK_FOLDER, bank_path
 from croupier.voice.synth import LANGUAGES
@@ -49,6 +50,7 @@ def recorded(port) -> list:
 def put(port, banks: dict, progress=None):
     """Put {board path: bank bytes} on the board (only those that differ), leaving its other
     voice banks as they are; -> croupier.deploy's report."""
+    open_serial(port).close()  # a missing, busy or non-serial port is said as every command says it
     with tempfile.TemporaryDirectory(prefix="croupier-voice-") as folder:
         manifest = {}
         for path, data in banks.items():
