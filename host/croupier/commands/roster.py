@@ -30,8 +30,12 @@ def checked_names(names):
     return names
 
 
-def set_roster(port, names):
-    with connect_board(port) as link:
+def push_roster(port, names, again=False):
+    """Set the board's roster over the link; `again` once the copy restarted the firmware: its
+    warnings were said the first time."""
+    from croupier.link import connect
+
+    with (connect(port) if again else connect_board(port)) as link:
         link.set_roster(names)
 
 
@@ -49,7 +53,7 @@ def run(args):
 
         spoken = names_bank(names, args.lang)  # rendered before the board is touched
     with board_port(args.port) as port, hold(port):
-        set_roster(port, names)  # the board checks the names first: a refused one changes nothing
+        push_roster(port, names)  # the board checks the names first: a refused one changes nothing
         if spoken is not None:
             from croupier.voice.board import NAMES, put
 
@@ -59,6 +63,6 @@ def run(args):
                                                               (len(spoken) + 1023) // 1024))
             with ExitStack() as bar:
                 put(port, {NAMES: spoken}, copy_progress(bar, "copying the spoken names", "the board has them"))
-            set_roster(port, names)
+            push_roster(port, names, again=True)
     print("roster on the board: %s" % (", ".join(names) if names else "(empty)"))
     return 0
