@@ -46,7 +46,10 @@ def test_flash_copies_the_voices_and_never_a_users_recordings(recordings, tmp_pa
         assert "keeping your own recordings in /voice/fr.vox" in out and "0 files copied" in out, out
         assert voice_files(board) == dict(synthesized, **{"/voice/fr.vox": bank_from(own, "fr")})
 
-        assert main(["voice", "--port", board.port, "--default", "--lang", "fr"]) == 0
+        assert main(["flash", "--port", board.port, "--no-voice"]) == 0
+        assert voice_files(board) == dict(synthesized, **{"/voice/fr.vox": bank_from(own, "fr")})
+
+        assert main(["voice", "--port", board.port, "--default"]) == 0  # both languages
         assert voice_files(board) == synthesized
 
 
