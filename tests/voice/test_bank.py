@@ -35,6 +35,14 @@ def test_what_the_format_cannot_hold_is_refused(entries, origin, says):
         bank.write(entries, origin)
 
 
+def test_the_keys_are_read_from_the_head_of_a_bank_alone():
+    data = bank.write([("un", b"\x10\x00" * 400), ("quatre-vingts", b"\x20\x00" * 400)], bank.RECORDED)
+    end = 8 + 8 * 2 + 3 + 14
+    assert bank.keys(data[:end]) == (["un", "quatre-vingts"], end)  # what the board sends of it
+    with pytest.raises(bank.BankError, match="cut short"):
+        bank.keys(data[:end - 1])
+
+
 def test_a_damaged_bank_is_refused_in_one_line():
     good = bank.write([("un", b"\x10\x00" * 4), ("deux", b"\x20\x00" * 4)])
     for bad, says in [(b"RIFF" + good[4:], "not a voice bank"), (good[:5], "not a voice bank"),

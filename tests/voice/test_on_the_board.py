@@ -4,6 +4,7 @@ from croupier.cli import main
 from croupier.link import connect
 from croupier.sim import VirtualBoard, flash
 from croupier.voice import bank
+from croupier.voice.board import put
 from croupier.voice.defaults import bank_path, inventory, names_bank
 from croupier.voice.recordings import bank_from
 from croupier.voice.synth import LANGUAGES
@@ -51,6 +52,16 @@ def test_flash_copies_the_voices_and_never_a_users_recordings(recordings, tmp_pa
 
         assert main(["voice", "--port", board.port, "--default"]) == 0  # both languages
         assert voice_files(board) == synthesized
+
+        # recordings made for a firmware that said one word less: kept, and said
+        older = bank.write([(word, b"\x01\x00") for word in inventory("en")[:-1]], bank.RECORDED)
+        put(board.port, {"voice/en.vox": older})
+        capsys.readouterr()
+        assert main(["flash", "--port", board.port]) == 0
+        out = capsys.readouterr().out
+        assert ("warning: /voice/en.vox was recorded for another firmware (they lack %s), and the box may say "
+                "wrong words" % inventory("en")[-1]) in out, out
+        assert voice_files(board)["/voice/en.vox"] == older
 
 
 def test_roster_puts_the_spoken_names_on_the_board_and_flash_keeps_them(voiced_board, capsys):

@@ -107,14 +107,26 @@ def check_micropython(port, staging, just_written):
 
 def voice_banks_kept(port, manifest, no_voice):
     """-> (the manifest less the voice banks to leave on the board, those banks): the player
-    names, and a bank of a user's own recordings, which the synthesized voice never replaces."""
+    names, and a bank of a user's own recordings, which the synthesized voice never replaces.
+    Recordings made for other words than this firmware's are kept too, and said."""
     from croupier.voice.board import NAMES, recorded
+    from croupier.voice.defaults import bank_path, inventory
+    from croupier.voice.synth import LANGUAGES
 
     if no_voice:
         return manifest, frozenset()
-    kept = frozenset([NAMES, *recorded(port)])
-    for path in sorted(kept - {NAMES}):
+    own = recorded(port)
+    for lang in LANGUAGES:
+        path = bank_path(lang)
+        if path not in own:
+            continue
         print("keeping your own recordings in /%s (`croupier voice --default` puts the synthesized voice back)" % path)
+        missing = [word for word in inventory(lang) if word not in own[path]]
+        if own[path] != list(inventory(lang)):
+            why = "they lack " + ", ".join(missing) if missing else "their words are in another order"
+            print("warning: /%s was recorded for another firmware (%s), and the box may say wrong words: "
+                  "record them again with `croupier voice --from DIR --lang %s`" % (path, why, lang))
+    kept = frozenset([NAMES, *own])
     return {p: h for p, h in manifest.items() if p not in kept}, kept
 
 

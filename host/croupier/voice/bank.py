@@ -59,25 +59,32 @@ def origin(head: bytes) -> int:
     return found
 
 
+def keys(head: bytes):
+    """(the keys of a bank, in its order, where its keys end) from its first bytes, which hold
+    at least its header, table and keys; BankError if they do not."""
+    origin(head)
+    count = head[6]
+    at = HEADER.size + ENTRY.size * count
+    if at > len(head):
+        raise BankError("voice bank cut short: its table of %d entries ends past its %d bytes" % (count, len(head)))
+    found = []
+    for _ in range(count):
+        size = head[at] if at < len(head) else 0
+        if at + 1 + size > len(head) or not size:
+            raise BankError("voice bank cut short or damaged in its keys (entry %d)" % len(found))
+        found.append(head[at + 1:at + 1 + size].decode("utf-8", "replace"))
+        at += 1 + size
+    return found, at
+
+
 def read(data: bytes):
     """(origin, [(key, PCM bytes), ...]) of a bank, in its order; BankError if it is damaged."""
-    found = origin(data)
-    count = data[6]
-    at = HEADER.size + ENTRY.size * count
-    if at > len(data):
-        raise BankError("voice bank cut short: its table of %d entries ends past its %d bytes" % (count, len(data)))
-    keys = []
-    for _ in range(count):
-        size = data[at] if at < len(data) else 0
-        if at + 1 + size > len(data) or not size:
-            raise BankError("voice bank cut short or damaged in its keys (entry %d)" % len(keys))
-        keys.append(data[at + 1:at + 1 + size].decode("utf-8", "replace"))
-        at += 1 + size
+    names, end = keys(data)
     entries = []
-    for i, key in enumerate(keys):
+    for i, key in enumerate(names):
         start, length = ENTRY.unpack_from(data, HEADER.size + ENTRY.size * i)
-        if start < at or start + length > len(data) or length % 2:
+        if start < end or start + length > len(data) or length % 2:
             raise BankError("voice bank entry %r lies outside the file's sound (%d+%d of %d bytes)"
                             % (key, start, length, len(data)))
         entries.append((key, data[start:start + length]))
-    return found, entries
+    return origin(data), entries

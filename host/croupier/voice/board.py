@@ -17,8 +17,9 @@ from croupier.voice.synth import LANGUAGES
 NAMES = BANK_FOLDER + "/names.vox"
 ALL = frozenset([NAMES] + [bank_path(lang) for lang in LANGUAGES])
 
-# Prints "=path header-hex" for every file of the bank folder.
-_HEADERS_SCRIPT = """
+# Prints "=path hex" for every file of the bank folder: a bank's header, table and keys (the
+# first 8 bytes of a file that is no bank).
+_HEADS_SCRIPT = """
 import os, binascii
 try:
     _names = os.listdir(%r)
@@ -26,25 +27,37 @@ except OSError:
     _names = ()
 for _n in _names:
     with open(%r + '/' + _n, 'rb') as _f:
-        print('=' + %r + '/' + _n + ' ' + binascii.hexlify(_f.read(%d)).decode())
+        _h = _f.read(8)
+        _end = len(_h)
+        if _end == 8 and _h[:4] == b'VOX1':
+            _end += 8 * _h[6]
+            for _i in range(_h[6]):
+                _f.seek(_end)
+                _k = _f.read(1)
+                if not _k:
+                    break
+                _end += 1 + _k[0]
+        _f.seek(0)
+        print('=' + %r + '/' + _n + ' ' + binascii.hexlify(_f.read(_end)).decode())
 """
 
 
-def recorded(port) -> list:
-    """The paths (voice/fr.vox, ...) of the word banks on the board that hold a user's own
-    recordings: they are the user's, never replaced by the synthesized voice."""
+def recorded(port) -> dict:
+    """{path (voice/fr.vox, ...): its keys} of the word banks on the board that hold a user's
+    own recordings: they are the user's, never replaced by the synthesized voice."""
     folder = "/" + BANK_FOLDER
-    out = Mpremote(port).run("exec", _HEADERS_SCRIPT % (folder, folder, BANK_FOLDER, bank.HEADER.size))
-    found = []
+    out = Mpremote(port).run("exec", _HEADS_SCRIPT % (folder, folder, BANK_FOLDER))
+    found = {}
     for line in out.splitlines():
         if line.startswith("="):
             path, _, head = line[1:].rpartition(" ")
             try:
-                if path in ALL and bank.origin(bytes.fromhex(head)) == bank.RECORDED:
-                    found.append(path)
+                data = bytes.fromhex(head)
+                if path in ALL - {NAMES} and bank.origin(data) == bank.RECORDED:
+                    found[path] = bank.keys(data)[0]
             except (bank.BankError, ValueError):
                 pass  # not a bank: the synthesized voice replaces it
-    return sorted(found)
+    return found
 
 
 def put(port, banks: dict, progress=None):
