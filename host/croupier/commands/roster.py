@@ -59,8 +59,11 @@ def run(args):
 
             # The copy restarts the firmware (games are kept, as through any reset), and the
             # roster lives in its memory: it is pushed again once the firmware answers.
-            print("/%s: %s spoken in the %s voice, %d KB" % (NAMES, count(len(names), "name"), args.lang,
-                                                              (len(spoken) + 1023) // 1024))
+            if names:
+                print("/%s: %s spoken in the %s voice, %d KB" % (NAMES, count(len(names), "name"), args.lang,
+                                                                  (len(spoken) + 1023) // 1024))
+            else:
+                print("/%s: no names" % NAMES)
             with ExitStack() as bar:
                 put(port, {NAMES: spoken}, copy_progress(bar, "copying the spoken names", "the board has them"))
             push_roster(port, names, again=True)
