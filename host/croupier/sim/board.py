@@ -21,7 +21,8 @@ import tty
 from pathlib import Path
 
 from croupier.paths import hardware_dir
-from croupier.sim import flash, pace as paces, pacer, toolchain, uart
+from croupier.sim import channel, flash, pace as paces, pacer, toolchain, uart
+from croupier.sim.audio import Audio
 from croupier.sim.channel import HARD_RESET, PWRON_RESET, SOFT_RESET
 from croupier.sim.ds3231 import DS3231, cell_of
 from croupier.sim.faults import Faults
@@ -88,6 +89,8 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self._firmware = firmware
         self._voices = voices
         self.oled = SSD1306()
+        self._lock = threading.RLock()
+        self.audio = Audio(self._lock, self._emit, lambda port: self._send(bytes((channel.I2S_DONE, port, 0, 0))))
         self.received = 0  # bytes the host wrote to the serial port (before line faults)
         self._fit_rtc = rtc
         self.rtc = None  # the DS3231 model once start() fitted it
@@ -107,7 +110,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self._output = bytearray()
         self._output_base = 0  # stream position of _output[0]
         self._listeners = []
-        self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._thread = None
         self._proc = None
@@ -245,7 +247,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
 
     def subscribe(self, listener):
         """listener(event, data) from the I/O thread: ('output', bytes), ('display', None),
-        ('boot', count), ('power', bool), ('tone', (freq, duty))."""
+        ('boot', count), ('power', bool), ('tone', (freq, duty)), ('audio', samples played))."""
         self._listeners.append(listener)
 
     def _wait(self, done, timeout, message):
@@ -326,6 +328,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                 os.close(obj) if isinstance(obj, int) else obj.close()
                 setattr(self, end, None)
         self._ready = self._killing = False
+        self.audio.turn_all_off()
         self._rx.clear()
         self._fifo = uart.Fifo()  # what the UART held goes with the interpreter
         return code
@@ -371,7 +374,8 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                     except (OSError, toolchain.SimError) as exc:
                         self._reap()  # nothing of it stays: the board is off
                         self._board_output(("virtual board: cannot start MicroPython: %s\r\n" % exc).encode())
-                timeout = self._pump()
+                self.audio.advance()
+                timeout = min((w for w in (self._pump(), self.audio.wait()) if w is not None), default=None)
             for key, _ in self._selector.select(timeout):
                 with self._lock:
                     if self._closing:

@@ -20,12 +20,16 @@ FLASH_WRITE = ord("W")  # one prog or erase is about to happen; len: µs the chi
 POWER_CUT = ord("X")  # the armed power cut is due: stop the interpreter now
 RESET = ord("H")  # machine.reset()
 RTC_SET = ord("D")  # payload: the RTC's offset from the host clock, ASCII seconds
+I2S_ON = ord("J")  # arg: I2S id; payload: rate u32, bits u8, channels u8, DMA bytes u32
+I2S_WRITE = ord("P")  # arg: I2S id, +0x80 on a write's last part; payload: its samples
+I2S_OFF = ord("O")  # arg: I2S id, +0x80 to keep what is in DMA -> REPLY once dropped
 
 # host -> board
 KEYS = ord("K")
 ARM_CUT = ord("C")
 REPLY = ord("R")
-NO_PAYLOAD = (I2C_READ, HELLO, FLASH_WRITE)
+I2S_DONE = ord("A")  # [A, I2S id, 0, 0]: a write is wholly in DMA memory
+NO_PAYLOAD = (I2C_READ, HELLO, FLASH_WRITE, I2S_OFF)
 
 
 class Decoder:
@@ -70,4 +74,9 @@ def reply(status: int, payload: bytes = b"") -> bytes:
 def tone(payload: bytes):
     """-> (freq, duty_u16)."""
     return struct.unpack("<IH", payload)
+
+
+def i2s_on(payload: bytes):
+    """-> (rate, bits, channels, DMA bytes)."""
+    return struct.unpack("<IBBI", payload)
 

@@ -1,7 +1,7 @@
 """The virtual board's side channel (VirtualBoard's emulated hardware): a unix socket the
 board connects to at each start (its end is mpy/_sim_channel.py, the messages are in
-croupier.sim.channel). Key contacts go in; I2C transfers (the OLED, the DS3231), PWM
-changes, flash writes and reset requests come out.
+croupier.sim.channel). Key contacts and I2S writes taken into DMA go in; I2C transfers (the
+OLED, the DS3231), PWM changes, I2S samples, flash writes and reset requests come out.
 """
 import socket
 import time
@@ -120,6 +120,13 @@ class SideChannel:
             self._rtc = payload.decode()
         elif kind == channel.FORMATTED:
             self.formats += 1
+        elif kind == channel.I2S_WRITE:
+            self.audio.write(arg & 1, payload, arg & 0x80)
+        elif kind == channel.I2S_ON:
+            self.audio.turn_on(arg & 1, *channel.i2s_on(payload))
+        elif kind == channel.I2S_OFF:
+            self.audio.turn_off(arg & 1, keep_dma=arg & 0x80)
+            self._send(channel.reply(0))
 
     def _bus(self, n):
         """An I2C transfer of n bytes: its time on the bus, 9 clocks a byte, the address too

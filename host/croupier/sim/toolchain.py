@@ -54,7 +54,7 @@ def board_modules() -> Path:
     with tempfile.TemporaryDirectory(prefix=".mpy-", dir=cache_dir()) as work:
         try:
             for source in sorted(BOARD_SOURCES.glob("*.py")):
-                compile_module(compiler, BOARD_SOURCES, source.name, Path(work))
+                compile_module(compiler, BOARD_SOURCES, source.name, Path(work), ("-march=host",))  # viper code
         except BuildError as exc:
             raise SimError(str(exc)) from exc
         try:

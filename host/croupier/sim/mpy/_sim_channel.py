@@ -32,6 +32,8 @@ _inbox = bytearray(4)  # one message at a time: a key change may stop the drain
 _head = bytearray(4)
 _reply = bytearray(4)
 on_keys = None  # set by machine: called after the key state changed
+on_i2s = None  # set by machine: called with an I2S id when one of its writes is in DMA memory
+on_polled = None  # set by machine: called once poll() took the messages in (I2S handlers)
 
 
 def connect(path):
@@ -54,6 +56,8 @@ def _apply(msg):
     elif kind == 67:  # 'C' arm (or disarm: 0) the power cut
         _cut_in = msg[1] | msg[2] << 8 | (msg[3] & 0x7F) << 16
         tear = msg[3] >> 7
+    elif kind == 65:  # 'A' an I2S write is in DMA memory
+        on_i2s(msg[1])
 
 
 _edge_pending = False  # a key change's pin interrupts are scheduled and have not run yet:
@@ -131,6 +135,8 @@ def poll():
             raise SystemExit  # the supervisor is gone: end this interpreter
         _apply(_inbox)
     _polling = False  # (an exception here ends the interpreter: nothing to restore)
+    if on_polled:
+        on_polled()
 
 
 def send(kind, arg, payload_len):
@@ -171,6 +177,16 @@ def request(kind, arg, count, out):
     finally:
         _sock.setblocking(False)
         _polling = polling
+
+
+def wait():
+    """Block until the supervisor's next message and act on it (a blocking I2S write)."""
+    _sock.setblocking(True)
+    try:
+        _read_exact(_inbox)
+    finally:
+        _sock.setblocking(False)
+    _apply(_inbox)
 
 
 def _read_exact(buf):

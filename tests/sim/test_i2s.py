@@ -1,0 +1,143 @@
+"""machine.I2S on the virtual board, as the ESP32 port defines it, and what its speaker
+played (VirtualBoard.audio)."""
+import array
+
+# Samples that are never zero: the recording may hold silence where the program was late to
+# refill the DMA (a loaded host), so the sound is compared with its zeros taken out.
+SOUND = """
+import array, machine, time
+from machine import I2S, Pin
+
+def wait_ms(ms):  # as the firmware's idle loop: the board takes the supervisor's word in
+    end = time.ticks_add(time.ticks_ms(), ms)
+    while time.ticks_diff(end, time.ticks_ms()) > 0:
+        machine.idle()
+        time.sleep_ms(2)
+
+def chunk(k):  # 0.1 s at 8 kHz, every sample its own (none zero)
+    return bytearray(array.array("h", [k * 800 + i + 1 for i in range(800)]))
+
+calls = []
+i2s = I2S(0, sck=Pin(14), ws=Pin(13), sd=Pin(12), mode=I2S.TX, bits=16, format=I2S.MONO,
+          rate=8000, ibuf=2048)
+"""
+
+IN_ORDER = SOUND + """
+chunks = [chunk(k) for k in range(6)]
+def refill(port):
+    calls.append(port is i2s)
+    if len(calls) + 1 < len(chunks):
+        port.write(chunks[len(calls) + 1])
+i2s.irq(refill)
+i2s.write(chunks[0])
+i2s.write(chunks[1])
+for _ in range(100):
+    if len(calls) < 6:
+        wait_ms(100)
+print("calls", calls)
+"""
+
+
+def played(board, count, timeout=10.0):
+    board._wait(lambda: len(board.audio.pcm()) >= 2 * count, timeout,
+                lambda: "the speaker played %d samples, not %d" % (len(board.audio.pcm()) // 2, count))
+    return array.array("h", board.audio.pcm())
+
+
+def chunk(k):
+    return list(range(k * 800 + 1, k * 800 + 801))
+
+
+def sound(samples):
+    return [s for s in samples if s]
+
+
+def test_non_blocking_writes_play_in_order_with_one_call_each(make_board):
+    board = make_board(main=IN_ORDER)
+    out = board.wait_output(b"]\r\n", timeout=15)
+    assert b"calls [True, True, True, True, True, True]" in out, out
+    assert sound(played(board, 4800)) == [n for k in range(6) for n in chunk(k)]
+    assert board.audio.rate == 8000
+
+
+DROPPED = SOUND + """
+i2s.irq(lambda port: calls.append(1))
+for k in range(3):  # 0.2 s each, over a 0.128 s DMA: the first waits for room, the second in the queue
+    i2s.write(chunk(k) + chunk(k + 3))
+wait_ms(700)
+print("calls", len(calls), "end")
+"""
+
+
+def test_a_write_while_one_is_copied_and_one_queued_is_dropped(make_board):
+    board = make_board(main=DROPPED)
+    out = board.wait_output(b"end", timeout=15)
+    assert b"calls 2 end" in out, out
+    samples = sound(played(board, 3200))
+    assert samples == chunk(0) + chunk(3) + chunk(1) + chunk(4)  # the third write never played
+
+
+CUT = SOUND + """
+big = bytearray()
+for k in range(10):
+    big += chunk(k)
+i2s.init(sck=Pin(14), ws=Pin(13), sd=Pin(12), mode=I2S.TX, bits=16, format=I2S.MONO, rate=8000, ibuf=8192)
+i2s.write(big)  # 1 s, blocking: it returns once the last 0.5 s is in the DMA memory
+i2s.deinit()  # ... which never plays
+i2s.init(sck=Pin(14), ws=Pin(13), sd=Pin(12), mode=I2S.TX, bits=16, format=I2S.MONO, rate=8000, ibuf=2048)
+i2s.write(chunk(12))
+time.sleep_ms(300)
+print("cut")
+"""
+
+
+def test_a_blocking_write_returns_once_in_dma_and_deinit_drops_what_it_holds(make_board):
+    board = make_board(main=CUT)
+    board.wait_output(b"cut", timeout=15)
+    samples = sound(played(board, 4000))
+    after = samples.index(12 * 800 + 1)
+    assert 8000 - 4096 <= after < 8000  # the blocking write waited for room, the DMA's rest was cut
+    assert samples == list(range(1, after + 1)) + chunk(12)
+
+
+SHIFT_AND_ERRORS = """
+import array
+from machine import I2S, Pin
+
+def shifted(bits, shift, samples):
+    buf = bytearray(array.array("h" if bits == 16 else "i", samples))
+    I2S.shift(buf=buf, bits=bits, shift=shift)
+    return list(array.array("h" if bits == 16 else "i", buf))
+
+print("s16", shifted(16, -2, [1000, -1000, 32767, -32768, 3, -3]))
+print("s16up", shifted(16, 1, [1000, -1000, 20000, -20000]))
+print("s32", shifted(32, -1, [100000, -100000, 2147483647, -2147483648, -1]))
+print("s32up", shifted(32, 1, [100000, -100000, 1500000000]))
+ok = dict(sck=Pin(14), ws=Pin(13), sd=Pin(12), mode=I2S.TX, bits=16, format=I2S.MONO, rate=8000, ibuf=4096)
+
+def error(id=0, **changes):
+    try:
+        I2S(id, **dict(ok, **changes))
+    except ValueError as e:
+        return e
+
+print("bad id", error(id=2), "mode", error(mode=3), "bits", error(bits=24), "format", error(format=2))
+print("bad pin", error(sd=40))
+try:
+    I2S.shift(buf=bytearray(4), bits=24, shift=1)
+except ValueError as e:
+    print("bad shift", e)
+print("same", I2S(1, **ok) is I2S(1, **ok), I2S.RX, I2S.TX, I2S.MONO, I2S.STEREO, "end")
+"""
+
+
+def test_shift_and_the_ports_errors(make_board):
+    board = make_board(main=SHIFT_AND_ERRORS)
+    out = board.wait_output(b"end", timeout=15).decode()
+    # extmod/machine_i2s.c: an arithmetic shift, the result stored in the sample's width
+    for line in ("s16 [250, -250, 8191, -8192, 0, -1]", "s16up [2000, -2000, -25536, 25536]",
+                 "s32 [50000, -50000, 1073741823, -1073741824, -1]", "s32up [200000, -200000, -1294967296]",
+                 "bad id invalid id mode invalid mode bits invalid bits format invalid format",
+                 "bad pin invalid pin", "bad shift invalid bits", "same True 1 2 0 1 end"):
+        assert line in out, line
+
