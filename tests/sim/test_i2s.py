@@ -141,3 +141,42 @@ def test_shift_and_the_ports_errors(make_board):
                  "bad pin invalid pin", "bad shift invalid bits", "same True 1 2 0 1 end"):
         assert line in out, line
 
+
+
+TWO_FLAGS = SOUND + """
+import asyncio
+for n in (32, 33, 25, 26):
+    Pin(n, Pin.OUT, value=0)  # every row low: a key pulls its column low
+pressed, refill = asyncio.ThreadSafeFlag(), asyncio.ThreadSafeFlag()
+Pin(27, Pin.IN, Pin.PULL_UP).irq(lambda p: pressed.set(), Pin.IRQ_FALLING)
+i2s.irq(lambda port: refill.set())
+
+async def keys():
+    while True:
+        await pressed.wait()
+        print("key", len(calls))
+
+async def speak():
+    for k in range(12):  # 1.2 s
+        i2s.write(chunk(k))
+        if k:
+            await refill.wait()
+            calls.append(k)
+    print("spoken")
+
+asyncio.create_task(keys())
+asyncio.run(speak())
+"""
+
+
+def test_a_key_wakes_its_task_while_another_waits_for_the_speaker(make_board):
+    """Two ThreadSafeFlags wait at once (the keypad's, the speaker's): each wakes for its
+    interrupt, whichever task took the supervisor's message in."""
+    board = make_board(main=TWO_FLAGS)
+    for n in range(4):
+        mark = board.mark()
+        board.press("4", ms=60, gap=150)  # row 2, column 1 (GPIO 27)
+        board.wait_output(b"key", since=mark, timeout=2)
+    board.wait_output(b"spoken", timeout=10)
+    assert sound(played(board, 9600)) == [n for k in range(12) for n in chunk(k)]
+

@@ -3,6 +3,8 @@
 # of a host core, more than the whole chip at pace. Every change that can raise an interrupt
 # (a key contact, for the pin IRQs) comes on the side channel, so a waiting flag sleeps on that
 # socket, runs the IRQ handlers the changes trigger and sleeps again unless one set the flag.
+# One task at a time can sleep on it: a second waiting flag looks at its state each ms, as
+# asyncio's poll does, and leaves the messages to the sleeper, which they wake.
 import _sim_channel as ch
 
 
@@ -14,12 +16,14 @@ def install():
     class ThreadSafeFlag(asyncio.ThreadSafeFlag):  # extmod/asyncio/event.py's, but wait()
         async def wait(self):
             while True:
-                ch.poll()
+                asleep = id(ch._sock) in core._io_queue.map  # another flag's task sleeps on it
+                if not asleep:
+                    ch.poll()
                 for _ in (0,):  # a jump: the VM runs the callbacks micropython.schedule queued
                     pass
                 if self.state:
                     break
-                wait = ch.due_in(1)
+                wait = 1 if asleep else ch.due_in(1)
                 if wait > 0:  # a held key change: its pin interrupt is due then
                     await asyncio.sleep_ms(wait)
                 else:
