@@ -1,6 +1,11 @@
 """machine.I2S on the virtual board, as the ESP32 port defines it, and what its speaker
 played (VirtualBoard.audio)."""
 import array
+import os
+import shutil
+import subprocess
+import sys
+import wave
 
 # Samples that are never zero: the recording may hold silence where the program was late to
 # refill the DMA (a loaded host), so the sound is compared with its zeros taken out.
@@ -180,3 +185,50 @@ def test_a_key_wakes_its_task_while_another_waits_for_the_speaker(make_board):
     board.wait_output(b"spoken", timeout=10)
     assert sound(played(board, 9600)) == [n for k in range(12) for n in chunk(k)]
 
+
+
+def test_audio_out_records_what_the_speaker_played_as_a_wav(tmp_path):
+    from mpremote_run import mpremote
+    from test_command import headless_sim
+
+    from croupier.sim import flash
+
+    link, image, wav = tmp_path / "tty", tmp_path / "flash.img", tmp_path / "speech.wav"
+    flash.create(image)
+    script = SOUND + "i2s.write(chunk(0) + chunk(1) + chunk(2))\ni2s.write(chunk(5))\ntime.sleep_ms(400)\n"
+    with headless_sim(link, image, "--audio-out", str(wav)) as proc:
+        mpremote(link, "exec", script)
+    assert "speech recorded: %s (" % wav in proc.stdout.read()
+    with wave.open(str(wav)) as recording:
+        assert (recording.getframerate(), recording.getsampwidth(), recording.getnchannels()) == (8000, 2, 1)
+        samples = array.array("h", recording.readframes(recording.getnframes()))
+    assert sound(samples) == chunk(0) + chunk(1) + chunk(2) + chunk(5)
+
+
+def test_audio_plays_through_the_player_found_on_path_or_says_there_is_none(tmp_path, monkeypatch):
+    from mpremote_run import mpremote
+    from test_command import headless_sim
+
+    from croupier.sim import flash
+
+    link, image, heard = tmp_path / "tty", tmp_path / "flash.img", tmp_path / "heard.raw"
+    flash.create(image)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    monkeypatch.setenv("PATH", str(bin_dir) + os.pathsep + os.path.dirname(sys.executable))
+    proc = subprocess.Popen([sys.executable, "-m", "croupier.cli", "sim", "--headless", "--audio", "--flash",
+                             str(image)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout.readline() == ("no audio player on PATH (aplay, paplay, pw-play, play, ffplay): "
+                                          "the board's speech is not played\n")
+        assert "virtual board running" in proc.stdout.readline()  # and it goes on
+    finally:
+        proc.terminate()
+        proc.wait(15)
+
+    player = bin_dir / "aplay"  # takes raw PCM on stdin, as aplay -t raw does
+    player.write_text("#!/bin/sh\nexec %s > %s\n" % (shutil.which("cat", path=os.defpath), heard))
+    player.chmod(0o755)
+    with headless_sim(link, image, "--audio"):
+        mpremote(link, "exec", SOUND + "i2s.write(chunk(0) + chunk(1))\ntime.sleep_ms(300)\n")
+    assert sound(array.array("h", heard.read_bytes())) == chunk(0) + chunk(1)

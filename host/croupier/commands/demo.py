@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from croupier.commands.common import connect_board, progress_bar, reports_errors
+from croupier.commands.common import connect_board, output_path, progress_bar, reports_errors
 from croupier.rules import Illegal, new_game
 
 HELP = "play a Lobo 77 and a BASTA game on a fresh virtual board, sync them, show standings and charts"
@@ -61,6 +61,7 @@ def script_game(game, players, options=None, seed=0, eagerness=0.5):
 
 def add_arguments(parser):
     parser.add_argument("--dir", metavar="FOLDER", help="where to put the database and pictures (default: a new temp folder)")
+    parser.add_argument("--audio-out", metavar="FILE.wav", help="record what the board's speaker said to FILE.wav")
 
 
 def play_through_link(link, game, players, cards):
@@ -99,12 +100,13 @@ def run(args):
     from croupier.stats import finished
     from croupier.store import Store
 
+    audio_out = args.audio_out and output_path(args.audio_out, ".wav")  # a bad name: refused before playing
     folder = _fresh_folder(args.dir)
     print("demo folder: %s" % folder)
     started = time.monotonic()
     with Store(folder / "croupier.sqlite3") as store:
         print("starting a virtual board (the real firmware on MicroPython's unix port)...")
-        with connect_board("sim", timeout=5.0) as link:
+        with connect_board("sim", timeout=5.0, audio_out=audio_out) as link:
             hello = link.info
             print("board %s answers: firmware %s, device %s" % (hello["board"], hello["fw"], hello["device"]))
             link.call("roster", names=LOBO_PLAYERS)

@@ -25,6 +25,11 @@ def add_arguments(parser):
                              "default: esp32 in the terminal UI, none headless")
     parser.add_argument("--calibrate", action="store_true",
                         help="run pystone on the paced board and print the pystones/s it scores")
+    parser.add_argument("--audio", action="store_true",
+                        help="play the board's speech on this computer (through aplay, paplay, pw-play, play or "
+                             "ffplay, the first on PATH)")
+    parser.add_argument("--audio-out", metavar="FILE.wav",
+                        help="record what the board's speaker played to FILE.wav when the board stops")
 
 
 def make_board(args):
@@ -65,23 +70,33 @@ def run_calibration(args):
 
 @reports_errors
 def run(args):
+    from croupier import sound
+    from croupier.commands.common import output_path
     from croupier.port_registry import board_running
 
     if args.calibrate:
         return run_calibration(args)
 
     try:
+        audio_out = args.audio_out and output_path(args.audio_out, ".wav")
         board = make_board(args)
     except ValueError as exc:
         print("croupier sim: %s" % exc, file=sys.stderr)
         return 2
     with board, board_running(board):  # listed by `croupier ports`
-        if args.headless:
-            return _headless(board, temporary_image=args.flash is None)
-        from croupier.tui.sim import SimApp
+        player = sound.play_live(board) if args.audio else None
+        try:
+            if args.headless:
+                return _headless(board, temporary_image=args.flash is None)
+            from croupier.tui.sim import SimApp
 
-        SimApp(board, temporary_image=args.flash is None).run()
-        return 0
+            SimApp(board, temporary_image=args.flash is None).run()
+            return 0
+        finally:
+            if player:
+                player.close()
+            if audio_out:
+                sound.save_wav(board, audio_out)
 
 
 def _headless(board, temporary_image):
