@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+import wave
 
 # Players that take raw little-endian PCM on stdin: {name: arguments(rate, bits, channels)}.
 PLAYERS = {
@@ -65,9 +66,15 @@ def play_live(board, err=sys.stderr):
 
 
 def save_wav(board, path, out=sys.stdout):
-    """Write what the board's speaker played to path, and say so in one line."""
-    if board.audio.save_wav(path):
-        seconds = len(board.audio.pcm()) / (board.audio.rate * board.audio.bits // 8 * board.audio.channels)
-        print("speech recorded: %s (%.1f s)" % (path, seconds), file=out)
-    else:
+    """Write what the board's speaker played to the WAV file path, and say so in one line."""
+    audio = board.audio
+    pcm = audio.pcm()
+    if audio.rate is None:
         print("the board played no sound: %s not written" % path, file=out)
+        return
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(audio.channels)
+        wav.setsampwidth(audio.bits // 8)
+        wav.setframerate(audio.rate)
+        wav.writeframes(pcm)
+    print("speech recorded: %s (%.1f s)" % (path, len(pcm) / (audio.rate * audio.bits // 8 * audio.channels)), file=out)

@@ -56,6 +56,7 @@ def accepts(mine: ast.FunctionDef, stub: ast.FunctionDef):
 def test_machine_matches_the_esp32_stubs():
     stub_functions, stub_constants, stub_classes = api(ast.parse(stub_path().read_text()))
     functions, constants, classes = api(ast.parse((BOARD_SOURCES / "machine.py").read_text()))
+    classes.update(api(ast.parse((BOARD_SOURCES / "_sim_i2s.py").read_text()))[2])  # machine.I2S
     problems = []
 
     def compare(where, mine, stubs):
@@ -86,4 +87,4 @@ def test_machine_matches_the_esp32_stubs():
             if stub_classes[cls][1].get(name, value) != value:
                 problems.append("machine.%s.%s = %r, ESP32: %r" % (cls, name, value, stub_classes[cls][1][name]))
     assert not problems, "\n".join(problems)
-    assert {"Pin", "I2C", "SoftI2C", "PWM", "RTC"} <= set(classes)
+    assert {"Pin", "I2C", "SoftI2C", "PWM", "RTC", "I2S"} <= set(classes)

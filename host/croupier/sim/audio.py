@@ -1,53 +1,53 @@
 """The speaker on the board's I2S lines (VirtualBoard.audio): each port's DMA memory, drained
 at the sample rate in wall time, and a recording of what left it. The board's side is
-machine.I2S (mpy/machine.py); the messages are in croupier.sim.channel.
+mpy/_sim_i2s.py; the messages are in croupier.sim.channel.
 """
 import time
-import wave
 
 GAP_KEPT = 0.5  # seconds of silence recorded at most where the line idled between two sounds
 STREAM_TICK = 0.05  # while a DMA plays, what left it is taken this often (for live listeners)
 
 
 class Dma:
-    """One port's DMA memory (ibuf bytes) and, behind it, the writes not wholly in it yet.
-    The board keeps at most two writes waiting (the port's task and its queue of one), so
-    the queue is at most ibuf plus two writes."""
+    """One port's DMA memory (ibuf bytes) and, behind it, the writes not wholly in it yet:
+    two at most (the board drops a third, as the port's queue of one does)."""
 
-    def __init__(self, capacity, frame, byte_rate, now):
+    def __init__(self, capacity, frame, byte_rate):
         self.capacity, self.frame, self.byte_rate = capacity, frame, byte_rate
         self.queue = bytearray()  # what is in DMA memory, then the waiting writes' bytes
         self.ends = []  # where each write not yet wholly in DMA memory ends in queue
-        self.since = now  # when queue[0] began to play (or the line went idle)
+        self.since = time.monotonic()  # when queue[0] began to play, or the line went quiet
 
     def take(self, now):
         """-> (the bytes played since the last call, how many writes went wholly into DMA memory)."""
         n = min(len(self.queue), int((now - self.since) * self.byte_rate) // self.frame * self.frame)
         played = bytes(self.queue[:n])
         del self.queue[:n]
-        self.since += n / self.byte_rate  # with the queue empty: when the line went quiet
+        self.since += n / self.byte_rate
         self.ends = [end - n for end in self.ends]
         done = len([end for end in self.ends if end <= self.capacity])
         del self.ends[:done]
         return played, done
 
-    def next_write_in(self, now):
-        """Seconds until the oldest waiting write is wholly in DMA memory (None: none waits)."""
+    def wait(self, now):
+        """Seconds until the oldest waiting write is wholly in DMA memory, or until what
+        played is due to listeners; None when nothing plays."""
         if not self.ends:
-            return None
+            return STREAM_TICK if self.queue else None
         frames = -(-(self.ends[0] - self.capacity) // self.frame)
-        return max(0.0, self.since + frames * self.frame / self.byte_rate - now)
+        return min(STREAM_TICK, max(0.0, self.since + frames * self.frame / self.byte_rate - now))
 
 
 class Audio:
-    """What the board's speaker played: 16 KB a second of sound at 8 kHz mono, kept for the
-    board's life; a silence between two sounds is kept GAP_KEPT seconds at most."""
+    """What the board's speaker played, for the board's life (16 KB a second of sound at
+    8 kHz mono); a silence between two sounds is kept GAP_KEPT seconds at most. All but
+    pcm() run on the board's I/O thread, under its lock."""
 
     def __init__(self, lock, emit, send_done):
         self._lock, self._emit, self._send_done = lock, emit, send_done
         self._ports = {}  # I2S id -> Dma, while the port is on (TX only)
         self._pcm = bytearray()
-        self._idle_since = None  # when the line last went quiet (None: it never played)
+        self._quiet_since = None  # when the line last went quiet (None: it never played)
         self.rate, self.bits, self.channels = None, 16, 1  # the last port turned on
 
     def pcm(self) -> bytes:
@@ -56,54 +56,36 @@ class Audio:
             self.advance()
             return bytes(self._pcm)
 
-    def save_wav(self, path):
-        """Write what the speaker played so far as a WAV file (nothing played: no file)."""
-        pcm = self.pcm()
-        if self.rate is None:
-            return False
-        with wave.open(str(path), "wb") as out:
-            out.setnchannels(self.channels)
-            out.setsampwidth(self.bits // 8)
-            out.setframerate(self.rate)
-            out.writeframes(pcm)
-        return True
-
-    # --- on the I/O thread, under the lock ---------------------------------------------------
     def turn_on(self, port, rate, bits, channels, capacity):
         self.turn_off(port, keep_dma=False)
-        frame = bits // 8 * channels
-        self._ports[port] = Dma(capacity, frame, rate * frame, time.monotonic())
+        self._ports[port] = Dma(capacity, bits // 8 * channels, rate * bits // 8 * channels)
         self.rate, self.bits, self.channels = rate, bits, channels
 
-    def turn_off(self, port, keep_dma):
-        """deinit() drops the DMA's contents (never played); irq(None) only the writes
-        not yet in it (keep_dma)."""
+    def turn_off(self, port=None, keep_dma=False):
+        """deinit() (or a reset: every port) drops what the DMA memory holds, never played;
+        irq(None) only the writes not yet in it (keep_dma)."""
         self.advance()
-        dma = self._ports.get(port)
-        if dma and keep_dma:
-            del dma.queue[dma.capacity:]
-            dma.ends.clear()
-        elif dma:
-            del self._ports[port]
-            self._went_quiet(time.monotonic())
-
-    def turn_all_off(self):
-        """The interpreter stopped (reset, power cut, crash): the I2S peripheral with it."""
-        for port in list(self._ports):
-            self.turn_off(port, keep_dma=False)
+        for each in list(self._ports) if port is None else [port]:
+            dma = self._ports.get(each)
+            if dma and keep_dma:
+                del dma.queue[dma.capacity:]
+                dma.ends.clear()
+            elif dma:
+                del self._ports[each]
+                self._went_quiet(time.monotonic())
 
     def write(self, port, samples, last):
         """A write's bytes (in parts of up to 64 KB: `last` marks its end)."""
         dma = self._ports.get(port)
         if dma is None:
-            return  # the board checks its port is on: only a write racing a reset comes here
+            return  # the board writes to ports it turned on: only a write racing a reset comes here
         self.advance()
-        if not dma.queue:
+        if not dma.queue:  # the line was quiet: the sound starts now
             dma.since = time.monotonic()
-            if self._idle_since is not None and self._pcm:  # the gap, short
-                gap = min(GAP_KEPT, dma.since - self._idle_since)
+            if self._quiet_since is not None and self._pcm:
+                gap = min(GAP_KEPT, dma.since - self._quiet_since)
                 self._pcm += bytes(int(gap * dma.byte_rate) // dma.frame * dma.frame)
-            self._idle_since = None
+            self._quiet_since = None
         dma.queue += samples
         if last:
             dma.ends.append(len(dma.queue))
@@ -124,11 +106,9 @@ class Audio:
 
     def _went_quiet(self, at):
         if not any(dma.queue for dma in self._ports.values()):
-            self._idle_since = at
+            self._quiet_since = at
 
     def wait(self):
         """Seconds until advance() has something to do (None: nothing plays)."""
         now = time.monotonic()
-        waits = [dma.next_write_in(now) for dma in self._ports.values() if dma.ends]
-        waits += [STREAM_TICK for dma in self._ports.values() if dma.queue]
-        return min(waits) if waits else None
+        return min((w for w in (dma.wait(now) for dma in self._ports.values()) if w is not None), default=None)

@@ -328,7 +328,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                 os.close(obj) if isinstance(obj, int) else obj.close()
                 setattr(self, end, None)
         self._ready = self._killing = False
-        self.audio.turn_all_off()
+        self.audio.turn_off()  # the I2S peripheral stops with the interpreter
         self._rx.clear()
         self._fifo = uart.Fifo()  # what the UART held goes with the interpreter
         return code

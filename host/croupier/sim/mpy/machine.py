@@ -2,8 +2,8 @@
 # as in micropython-esp32-stubs; no method the port lacks), emulated at the bus. Pins read
 # the keypad matrix (_sim_matrix). I2C transfers, PWM changes and resets go to the
 # supervisor over the side channel; I2C takes its real bus time at the configured frequency.
-import micropython
-from micropython import const, schedule
+# I2S is _sim_i2s's.
+from micropython import const
 import struct
 import time
 from time import ticks_ms
@@ -215,157 +215,6 @@ class PWM:
         _ch.write(_tone)
 
 
-_i2s_on = bytearray(10)  # rate (u32), bits, channels (u8), DMA bytes (u32): the supervisor's DMA
-_reply = bytearray(0)
-_PART = 32768  # a write goes to the supervisor in parts of at most this many bytes
-
-
-class I2S:
-    """ports/esp32/machine_i2s.c with extmod/machine_i2s.c (v1.23.0 .. v1.28.0). The DMA memory
-    is the supervisor's (host croupier/sim/audio.py): a write goes there whole, and the
-    supervisor says when it is wholly in DMA memory; only then does a blocking write return
-    or a non-blocking one's handler get scheduled. TX only: readinto() and asyncio are not
-    modelled."""
-    RX = const(1)  # I2S_DIR_RX (ESP-IDF i2s_types.h)
-    TX = const(2)  # I2S_DIR_TX
-    MONO = const(0)
-    STEREO = const(1)
-    _ports = [None, None]  # MP_STATE_PORT(machine_i2s_obj): one object an id, ids below I2S_NUM_AUTO
-
-    def __new__(cls, id, **kwargs):  # mp_machine_i2s_make_new_instance: made again, it is deinit'ed
-        if not 0 <= id < 2:
-            raise ValueError("invalid id")
-        if I2S._ports[id] is None:
-            I2S._ports[id] = self = object.__new__(cls)
-            self._id, self._on, self._mode = id, False, 0
-        return I2S._ports[id]
-
-    def __init__(self, id, **kwargs):
-        self.init(**kwargs)
-
-    def init(self, *, sck, ws, sd, mck=None, mode, bits, format, rate, ibuf):
-        self.deinit()  # first, as the port does: a bad argument leaves the port off
-        if mck is not None:  # the ESP32 port has no MICROPY_PY_MACHINE_I2S_MCK
-            raise TypeError("extra keyword arguments given")
-        for pin in (sck, ws, sd):
-            Pin(pin)  # machine_pin_get_id: a Pin or a GPIO number, else "invalid pin"
-        if mode not in (1, 2):
-            raise ValueError("invalid mode")
-        if bits not in (16, 32):
-            raise ValueError("invalid bits")
-        if format not in (0, 1):
-            raise ValueError("invalid format")
-        self._mode, self._on, self._handler = mode, True, None  # io_mode BLOCKING
-        # the handlers of the writes sent and not yet scheduled, oldest first: the first
-        # _sent - _waiting are in DMA memory, the other _waiting (2 at most) are not
-        self._handlers, self._first, self._sent, self._waiting = [None] * 3, 0, 0, 0
-        if mode == 2:  # get_dma_buf_count: ibuf // (256 frames * frame bytes) buffers, 2 at least
-            frame = bits // 8 * (format + 1)  # (v1.24.0's MAX(..., 2); v1.23.0 failed below 2)
-            struct.pack_into("<IBBI", _i2s_on, 0, rate, bits, format + 1, max(2, ibuf // (256 * frame)) * 256 * frame)
-            _ch.send(74, self._id, 10)  # 'J'
-            _ch.write(_i2s_on)
-
-    def deinit(self):
-        if self._on:  # i2s_del_channel: what the DMA memory holds is never played
-            self._drop(0)
-            self._on = False
-
-    def irq(self, handler):
-        if handler is not None and not callable(handler):
-            raise ValueError("invalid callback")
-        if handler is None and self._handler:  # irq_update deletes the task and its queue:
-            self._drop(0x80)  # the writes not yet in DMA memory are lost
-        self._handler = handler  # NON_BLOCKING while set
-
-    def _drop(self, keep_dma):
-        self._flush()  # (the handlers of the writes already in DMA memory are scheduled)
-        self._sent = self._waiting = 0
-        if self._mode == 2:
-            _ch.request(79, self._id | keep_dma, 0, _reply)  # 'O': no 'A' for them after the reply
-
-    def write(self, buf):
-        if not self._on:  # v1.24.0+: check_esp_err on the deleted channel
-            raise OSError(-258, "ESP_ERR_INVALID_ARG")
-        if self._mode != 2:
-            raise OSError(1)  # EPERM: extmod's stream write on an RX port
-        n = len(buf)
-        if not n or self._waiting == 2:  # the task copies one, its queue holds one:
-            return n  # xQueueSend(..., 0) drops this one
-        self._handlers[(self._first + self._sent) % 3] = self._handler
-        self._sent += 1
-        self._waiting += 1
-        for at in range(0, n, _PART):
-            part = memoryview(buf)[at:at + _PART] if n > _PART else buf
-            _ch.send(80, self._id | (0x80 if at + _PART >= n else 0), len(part))  # 'P'
-            _ch.write(part)
-        if not self._handler:  # blocking: until it is in DMA memory
-            while self._waiting:
-                _ch.wait()
-            self._flush()
-        return n
-
-    def _done(self):
-        """The oldest waiting write is wholly in DMA memory (or was dropped: the supervisor's
-        word was on its way). Taken in as key changes are: when the board reads a pin, idles
-        or waits on a flag; and _i2s_polled() then schedules the handler."""
-        if self._waiting:
-            self._waiting -= 1
-
-    def _flush(self):
-        """Schedule the handlers of the writes in DMA memory (the port's task does it as each
-        goes in), never within the emulation's own exchanges with the supervisor."""
-        while self._sent > self._waiting:
-            handler = self._handlers[self._first]
-            self._first, self._sent = (self._first + 1) % 3, self._sent - 1
-            if handler:
-                try:
-                    schedule(handler, self)  # mp_sched_schedule(callback, self)
-                except RuntimeError:
-                    pass  # the queue is full: mp_sched_schedule drops it too
-
-    @staticmethod
-    def shift(*, buf, bits, shift):
-        """Each sample shifted arithmetically in place, kept to its bits as C's int16_t/int32_t."""
-        if bits not in (16, 32):
-            raise ValueError("invalid bits")
-        if isinstance(buf, (bytes, str)):
-            raise TypeError("object with buffer protocol required")  # mp_get_buffer_raise(MP_BUFFER_RW)
-        size = len(buf) if isinstance(buf, bytearray) else len(bytes(buf))
-        _shift(buf, size // (bits // 8) * (bits // 16), bits, shift)
-
-
-@micropython.viper
-def _shift(buf, words: int, bits: int, by: int):
-    """extmod/machine_i2s.c machine_i2s_shift() over `words` 16-bit words of buf (this host
-    is little-endian and 64-bit: a sample is sign-extended from its top bit)."""
-    p = ptr16(buf)
-    top = 64 - bits
-    i = 0
-    while i < words:
-        v = int(p[i])
-        if bits == 32:
-            v = v | int(p[i + 1]) << 16
-        v = (v << top) >> top
-        if by >= 0:
-            v = v << by
-        else:
-            v = v >> (0 - by)
-        p[i] = v
-        if bits == 32:
-            p[i + 1] = v >> 16
-        i += bits >> 4
-
-
-def _i2s_polled():
-    """After the board took the supervisor's messages in: the I2S handlers now due."""
-    for port in I2S._ports:
-        if port and port._on:
-            port._flush()
-
-
-_ch.on_i2s = lambda id: I2S._ports[id]._done()
-_ch.on_polled = _i2s_polled
-
 
 class RTC:
     """The real-time clock: the host's clock plus the offset set here. It keeps running
@@ -417,3 +266,6 @@ def freq(hz=None):
 
 def idle():
     _ch.poll()
+
+
+from _sim_i2s import I2S  # noqa: E402,F401 (after Pin, which it checks its pins with)
