@@ -27,7 +27,10 @@ class I2S:
             raise ValueError("invalid id")
         if I2S._ports[id] is None:
             I2S._ports[id] = self = object.__new__(cls)
-            self._id, self._on, self._mode = id, False, 0
+            self._id, self._on, self._mode, self._handler = id, False, 0, None
+            # the handlers of the writes sent and not yet scheduled, oldest first: the first
+            # _sent - _waiting are in DMA memory, the other _waiting (2 at most) are not
+            self._handlers, self._first, self._sent, self._waiting = [None] * 3, 0, 0, 0
         return I2S._ports[id]
 
     def __init__(self, id, **kwargs):
@@ -45,10 +48,9 @@ class I2S:
             raise ValueError("invalid bits")
         if format not in (0, 1):
             raise ValueError("invalid format")
+        if rate <= 0:  # the port leaves it to ESP-IDF: taken as its clock setup's error
+            raise OSError(-258, "ESP_ERR_INVALID_ARG")
         self._mode, self._on, self._handler = mode, True, None  # io_mode BLOCKING
-        # the handlers of the writes sent and not yet scheduled, oldest first: the first
-        # _sent - _waiting are in DMA memory, the other _waiting (2 at most) are not
-        self._handlers, self._first, self._sent, self._waiting = [None] * 3, 0, 0, 0
         if mode == 2:  # get_dma_buf_count: ibuf // (256 frames * frame bytes) buffers, 2 at least
             frame = bits // 8 * (format + 1)  # (v1.24.0's MAX(..., 2); v1.23.0 failed below 2)
             struct.pack_into("<IBBI", _i2s_on, 0, rate, bits, format + 1, max(2, ibuf // (256 * frame)) * 256 * frame)
