@@ -232,3 +232,37 @@ def test_audio_plays_through_the_player_found_on_path_or_says_there_is_none(tmp_
     with headless_sim(link, image, "--audio"):
         mpremote(link, "exec", SOUND + "i2s.write(chunk(0) + chunk(1))\ntime.sleep_ms(300)\n")
     assert sound(array.array("h", heard.read_bytes())) == chunk(0) + chunk(1)
+
+
+TAKEN_ELSEWHERE = """
+import asyncio, time
+from machine import Pin
+for n in (32, 33, 25, 26):
+    Pin(n, Pin.OUT, value=0)
+pressed = asyncio.ThreadSafeFlag()
+Pin(27, Pin.IN, Pin.PULL_UP).irq(lambda p: pressed.set(), Pin.IRQ_FALLING)
+
+async def keys():
+    await pressed.wait()
+    print("key")
+
+async def busy():
+    await asyncio.sleep_ms(50)  # keys() sleeps on the side channel from here
+    print("busy")
+    end = time.ticks_add(time.ticks_ms(), 1000)
+    while time.ticks_diff(end, time.ticks_ms()) > 0:
+        Pin(2).value()  # takes the key change in, and runs the pin's interrupt
+    await asyncio.sleep_ms(3000)
+    print("slept")
+
+asyncio.create_task(keys())
+asyncio.run(busy())
+"""
+
+
+def test_a_flag_set_in_another_tasks_pin_read_wakes_the_task_asleep_on_it(make_board):
+    board = make_board(main=TAKEN_ELSEWHERE)
+    board.wait_output(b"busy")
+    board.press("4", ms=60)
+    out = board.wait_output(b"slept", timeout=10)
+    assert b"key" in out and out.index(b"key") < out.index(b"slept")
