@@ -132,7 +132,11 @@ try:
     I2S.shift(buf=bytearray(4), bits=24, shift=1)
 except ValueError as e:
     print("bad shift", e)
-print("same", I2S(1, **ok) is I2S(1, **ok), I2S.RX, I2S.TX, I2S.MONO, I2S.STEREO, "end")
+view = array.array("h", [4, 8, 16])
+I2S.shift(buf=memoryview(view)[1:], bits=16, shift=-2)  # a view's items, not its bytes
+print("view", list(view))
+print("same", I2S(1, **ok) is I2S(1, **ok), I2S.RX, I2S.TX, I2S.MONO, I2S.STEREO)
+print("wrote", I2S(1, **ok).write(array.array("h", [7, 8, 9])), "end")  # bytes, not items
 """
 
 
@@ -143,8 +147,10 @@ def test_shift_and_the_ports_errors(make_board):
     for line in ("s16 [250, -250, 8191, -8192, 0, -1]", "s16up [2000, -2000, -25536, 25536]",
                  "s32 [50000, -50000, 1073741823, -1073741824, -1]", "s32up [200000, -200000, -1294967296]",
                  "bad id invalid id mode invalid mode bits invalid bits format invalid format",
-                 "bad pin invalid pin", "bad shift invalid bits", "same True 1 2 0 1 end"):
+                 "bad pin invalid pin", "bad shift invalid bits", "view [4, 2, 4]", "same True 1 2 0 1",
+                 "wrote 6 end"):
         assert line in out, line
+    assert sound(played(board, 3)) == [7, 8, 9]
 
 
 

@@ -80,12 +80,14 @@ class I2S:
             raise OSError(-258, "ESP_ERR_INVALID_ARG")
         if self._mode != 2:
             raise OSError(1)  # EPERM: extmod's stream write on an RX port
-        n = len(buf)
+        n = _nbytes(buf)
         if not n or self._waiting == 2:  # the task copies one, its queue holds one:
             return n  # xQueueSend(..., 0) drops this one
         self._handlers[(self._first + self._sent) % 3] = self._handler
         self._sent += 1
         self._waiting += 1
+        if n != len(buf):  # an array of wider items: the channel counts bytes
+            buf = bytes(buf)
         for at in range(0, n, _PART):
             part = memoryview(buf)[at:at + _PART] if n > _PART else buf
             _ch.send(80, self._id | (0x80 if at + _PART >= n else 0), len(part))  # 'P'
@@ -122,8 +124,14 @@ class I2S:
             raise ValueError("invalid bits")
         if isinstance(buf, (bytes, str)):
             raise TypeError("object with buffer protocol required")  # mp_get_buffer_raise(MP_BUFFER_RW)
-        size = len(buf) if isinstance(buf, bytearray) else len(bytes(buf))
-        _shift(buf, size // (bits // 8) * (bits // 16), bits, shift)
+        _shift(buf, _nbytes(buf) // (bits // 8) * (bits // 16), bits, shift)
+
+
+def _nbytes(buf):
+    """The buffer's length in bytes (len() counts an array's items)."""
+    if isinstance(buf, (bytes, bytearray)) or not len(buf):
+        return len(buf)
+    return len(buf) * len(bytes(buf[:1]))
 
 
 @micropython.viper
