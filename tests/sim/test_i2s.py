@@ -7,6 +7,8 @@ import subprocess
 import sys
 import wave
 
+import pytest
+
 # Samples that are never zero: the recording may hold silence where the program was late to
 # refill the DMA (a loaded host), so the sound is compared with its zeros taken out.
 SOUND = """
@@ -272,3 +274,12 @@ def test_a_flag_set_in_another_tasks_pin_read_wakes_the_task_asleep_on_it(make_b
     board.press("4", ms=60)
     out = board.wait_output(b"slept", timeout=10)
     assert b"key" in out and out.index(b"key") < out.index(b"slept")
+
+
+@pytest.mark.parametrize("command", ["sim", "demo"])
+def test_an_audio_out_that_cannot_be_written_is_refused_before_the_board_starts(tmp_path, command):
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli", command, "--audio-out", str(tmp_path / "no" / "x.wav")],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode != 0
+    assert proc.stderr.strip().endswith("no folder %s to write x.wav in (create it first)" % (tmp_path / "no"))
+    assert proc.stdout == "" and not (tmp_path / "no").exists()
