@@ -260,7 +260,7 @@ async def busy():
     end = time.ticks_add(time.ticks_ms(), 1000)
     while time.ticks_diff(end, time.ticks_ms()) > 0:
         Pin(2).value()  # takes the key change in, and runs the pin's interrupt
-    await asyncio.sleep_ms(3000)
+    await asyncio.sleep_ms(1500)  # no message comes meanwhile: only set() can wake keys()
     print("slept")
 
 asyncio.create_task(keys())
