@@ -1,9 +1,11 @@
 """The virtual board's speaker on the laptop: its speech played live through a player found
 on PATH (`croupier sim --audio`), or saved as a WAV file (`--audio-out`)."""
 import os
+import queue
 import shutil
 import subprocess
 import sys
+import threading
 import wave
 
 # Players that take raw little-endian PCM on stdin: {name: arguments(rate, bits, channels)}.
@@ -16,14 +18,18 @@ PLAYERS = {
                                "-ac", str(c), "-"],
 }
 CLOSE_WAIT = 5.0  # seconds a player may take to play what it holds once the board stops
+WAITING_KEPT = 100  # pieces of sound (up to 50 ms each) kept for a player that lags; more are dropped
 
 
 class LivePlayer:
     """Streams what the board's speaker plays to a player process, in step with it. The
-    board's I/O thread never waits on the player: what its pipe cannot take is skipped."""
+    board's I/O thread never waits on the player: a feeder thread writes to it, and what a
+    stuck player leaves waiting past WAITING_KEPT pieces is dropped, whole pieces (frames
+    stay whole)."""
 
     def __init__(self, board, player):
-        self._board, self._player, self._proc, self._format = board, player, None, None
+        self._board, self._player, self._format = board, player, None
+        self._proc = self._pieces = self._feeder = None
         board.subscribe(self._on_event)
 
     def _on_event(self, event, data):
@@ -36,21 +42,38 @@ class LivePlayer:
             self._proc = subprocess.Popen([self._player, *PLAYERS[os.path.basename(self._player)](*fmt)],
                                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.DEVNULL)
-            os.set_blocking(self._proc.stdin.fileno(), False)
+            self._pieces = queue.Queue(WAITING_KEPT)
+            self._feeder = threading.Thread(target=self._feed, args=(self._proc, self._pieces), daemon=True)
+            self._feeder.start()
             self._format = fmt
         try:
-            os.write(self._proc.stdin.fileno(), data)
-        except (BlockingIOError, BrokenPipeError):
-            pass  # a stuck or gone player loses sound, never the board's time
+            self._pieces.put_nowait(data)
+        except queue.Full:
+            pass  # a stuck player loses sound, never the board's time
+
+    @staticmethod
+    def _feed(proc, pieces):
+        """On the feeder thread: the pieces into the player's stdin until None, then EOF."""
+        for piece in iter(pieces.get, None):
+            try:
+                proc.stdin.write(piece)
+                proc.stdin.flush()
+            except (BrokenPipeError, ValueError):  # the player is gone, or close() ended it
+                pass
+        try:
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
 
     def close(self):
-        """Let the player finish what it was given (a few seconds at most), then end it."""
+        """Let the player finish what it was given (CLOSE_WAIT at most), then end it."""
         if self._proc:
-            self._proc.stdin.close()
             try:
+                self._pieces.put(None, timeout=CLOSE_WAIT)
+                self._feeder.join(CLOSE_WAIT)
                 self._proc.wait(CLOSE_WAIT)
-            except subprocess.TimeoutExpired:
-                self._proc.terminate()
+            except (queue.Full, subprocess.TimeoutExpired):
+                self._proc.kill()
                 self._proc.wait()
             self._proc = None
 
