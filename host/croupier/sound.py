@@ -14,8 +14,8 @@ PLAYERS = {
     "paplay": lambda r, b, c: ["--raw", "--format=s%dle" % b, "--channels=%d" % c, "--rate=%d" % r],
     "pw-play": lambda r, b, c: ["--format", "s%d" % b, "--channels", str(c), "--rate", str(r), "-"],
     "play": lambda r, b, c: ["-q", "-t", "raw", "-e", "signed", "-b", str(b), "-c", str(c), "-r", str(r), "-"],
-    "ffplay": lambda r, b, c: ["-nodisp", "-autoexit", "-loglevel", "quiet", "-f", "s%dle" % b, "-ar", str(r),
-                               "-ac", str(c), "-"],
+    "ffplay": lambda r, b, c: ["-nodisp", "-autoexit", "-loglevel", "quiet", "-f", "s%dle" % b, "-ar", str(r)]
+                              + (["-ac", str(c)] if c != 1 else []) + ["-"],  # raw input is mono unless told
 }
 CLOSE_WAIT = 5.0  # seconds a player may take to play what it holds once the board stops
 WAITING_KEPT = 100  # pieces of sound (up to 50 ms each) kept for a player that lags; more are dropped
