@@ -20,7 +20,7 @@ def test_sixteen_long_names_reach_the_board_in_order(monkeypatch, capsys):
         yield link
 
     monkeypatch.setattr("croupier.commands.roster.connect_board", connect)
-    assert main(["roster", "--port", "/dev/fake"] + NAMES16) == 0
+    assert main(["roster", "--port", "/dev/fake", "--no-voice"] + NAMES16) == 0
     assert roster == NAMES16
     sent = [r for r in board.requests if r["cmd"] == "roster"]
     assert len(sent) >= 2 and "add" not in sent[0] and all(r.get("add") is True for r in sent[1:])
