@@ -9,7 +9,9 @@ emulated receive path, every command must complete with the state the rules engi
 (the HIL suite's own checks, for its part), and nothing may be played twice.
 """
 import json
+import os
 import random
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -43,8 +45,23 @@ class Staller(threading.Thread):
 
     def run(self):
         while not self._end.wait(self.rng.uniform(*GAP_S)):
-            self.vb.stall(self.rng.uniform(*STALL_S))
+            self.stall(self.rng.uniform(*STALL_S))
             self.stalls += 1
+
+    def stall(self, seconds):
+        """Stop the (unpaced) board's interpreter for `seconds`, as a chip busy in a flash
+        erase or a collection; the line keeps delivering into the receive path."""
+        with self.vb._lock:  # the interpreter of now: a reset may replace it
+            proc = self.vb._proc
+            if proc is None:
+                return
+            os.kill(proc.pid, signal.SIGSTOP)
+        try:
+            time.sleep(seconds)
+        finally:
+            with self.vb._lock:
+                if self.vb._proc is proc:
+                    os.kill(proc.pid, signal.SIGCONT)
 
     def end(self):
         self._end.set()

@@ -1,9 +1,6 @@
 """Faults a test injects into a virtual board (mixed into VirtualBoard): a faulty or slower
-serial line, a stalled chip, a power cut at a chosen flash write."""
-import os
+serial line, a power cut at a chosen flash write."""
 import random
-import signal
-import time
 
 from croupier.sim import channel, uart
 
@@ -22,23 +19,6 @@ class Faults:
                 rate = baud if baud is not None else uart.BAUD if line is self._to_board or self.pace else None
                 line.configure(drop, corrupt, rate, None if seed is None else seed + i)
         self._wake()
-
-    def stall(self, seconds):
-        """Stop the interpreter for `seconds` (SIGSTOP), as a chip busy in a flash erase or a
-        collection; the line keeps delivering into the receive path, whose overflow counts."""
-        if self.pace:
-            raise ValueError("stall() is for an unpaced board: a paced one's pacer stops it too")
-        with self._lock:
-            proc = self._proc
-            if proc is None:
-                return
-            os.kill(proc.pid, signal.SIGSTOP)
-        try:
-            time.sleep(seconds)
-        finally:
-            with self._lock:
-                if self._proc is proc:
-                    os.kill(proc.pid, signal.SIGCONT)
 
     def cut_power(self, after_writes=None, within=None, seed=None, tear=True):
         """Arm a power cut at the after_writes-th next flash write (prog or erase), or at a
