@@ -70,13 +70,3 @@ def arm_cut(writes: int, tear: bool) -> bytes:
 def reply(status: int, payload: bytes = b"") -> bytes:
     return struct.pack("<BBH", REPLY, status, len(payload)) + payload
 
-
-def tone(payload: bytes):
-    """-> (freq, duty_u16)."""
-    return struct.unpack("<IH", payload)
-
-
-def i2s_on(payload: bytes):
-    """-> (rate, bits, channels, DMA bytes)."""
-    return struct.unpack("<IBBI", payload)
-

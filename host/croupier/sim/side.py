@@ -4,6 +4,7 @@ croupier.sim.channel). Key contacts and I2S writes taken into DMA go in; I2C tra
 OLED, the DS3231), PWM changes, I2S samples, flash writes and reset requests come out.
 """
 import socket
+import struct
 import time
 
 from croupier.sim import channel, toolchain
@@ -94,7 +95,8 @@ class SideChannel:
             self._emit("boot", self.boots)
         elif kind in (channel.I2C_WRITE, channel.I2C_READ):  # length: the bytes written or wanted
             device = self.rtc if self.rtc and arg == self.rtc.address else self.oled
-            self._bus(length)
+            # its time on the bus: 9 clocks a byte, the address too (as machine.SoftI2C sleeps it)
+            self.bus_us += (length + 1) * 9 * 1e6 / self._pins["i2c"]["freq"]
             if kind == channel.I2C_READ:
                 self._send(channel.reply(0, device.read(length)))
             else:
@@ -102,7 +104,7 @@ class SideChannel:
                 if device is self.oled:
                     self._emit("display")
         elif kind == channel.TONE:
-            freq, duty = channel.tone(payload)
+            freq, duty = struct.unpack("<IH", payload)
             self._tones.append((int((time.monotonic() - self._t0) * 1000), freq, duty))
             self._emit("tone", (freq, duty))
         elif kind == channel.HELLO:
@@ -123,15 +125,10 @@ class SideChannel:
         elif kind == channel.I2S_WRITE:
             self.audio.write(arg & 1, payload, arg & 0x80)
         elif kind == channel.I2S_ON:
-            self.audio.turn_on(arg & 1, *channel.i2s_on(payload))
+            self.audio.turn_on(arg & 1, *struct.unpack("<IBBI", payload))
         elif kind == channel.I2S_OFF:
             self.audio.turn_off(arg & 1, keep_dma=arg & 0x80)
             self._send(channel.reply(0))
-
-    def _bus(self, n):
-        """An I2C transfer of n bytes: its time on the bus, 9 clocks a byte, the address too
-        (as machine.SoftI2C sleeps it)."""
-        self.bus_us += (n + 1) * 9 * 1e6 / self._pins["i2c"]["freq"]
 
     def _send(self, message: bytes) -> bool:
         """-> False when the board has not taken the message within SIDE_DEADLINE s."""
