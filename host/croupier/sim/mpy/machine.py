@@ -122,7 +122,7 @@ class I2C:
     def _bus_time(self, n):
         time.sleep_us((n + 1) * 9 * 1000000 // self._freq)  # 9 clocks a byte, address too
 
-    def writeto(self, addr, buf, stop=True):
+    def writeto(self, addr, buf, stop=True):  # allocates nothing, as the chip's C
         self._check(addr)
         n = len(buf)
         _ch.send(73, addr, n)  # 'I'
@@ -213,7 +213,6 @@ class PWM:
         struct.pack_into("<IH", _tone, 0, self._freq, duty)
         _ch.send(84, self._pin._id, 6)  # 'T'
         _ch.write(_tone)
-
 
 
 class RTC:
