@@ -277,9 +277,11 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             waiting = os.open(self._console_name, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
             ends.append(waiting)
             env = dict(os.environ, MICROPYPATH=str(self._modules))
+            # machine.unique_id(): Espressif's OUI and 3 bytes that name the image
+            uid = b"\x24\x0a\xc4" + hashlib.sha256(str(self.flash.resolve()).encode()).digest()[:3]
             env.update({"CROUPIER_SIM_" + k: str(v) for k, v in {
                 "SOCK": self._tmp / "side", "FLASH": self.flash, "MODE": mode, "RESET_CAUSE": cause,
-                "UID": self._uid(), "RTC": self._rtc, "FREE": self._free, "CONSOLE_WAITING": waiting,
+                "UID": uid.hex(":"), "RTC": self._rtc, "FREE": self._free, "CONSOLE_WAITING": waiting,
                 "FLASH_US": paces.ESP32.flash_timing(), "PACED": int(bool(self.pace)),
                 "RELEASE": self.micropython_version,
                 "KEYPAD": "/".join(",".join(map(str, _gpios(self._pins, lines))) for lines in ("key_row", "key_col")),
@@ -300,10 +302,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self._ready = False
         self.powered = True
         self._emit("power", True)
-
-    def _uid(self):
-        """machine.unique_id(): Espressif's OUI and 3 bytes that name the image."""
-        return (b"\x24\x0a\xc4" + hashlib.sha256(str(self.flash.resolve()).encode()).digest()[:3]).hex(":")
 
     def _kill(self):
         if self._proc:  # even one that ended by itself, its end not read yet: no reboot or crash now

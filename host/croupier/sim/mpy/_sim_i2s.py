@@ -10,7 +10,6 @@ import _sim_channel as _ch
 from machine import Pin
 
 _i2s_on = bytearray(10)  # rate (u32), bits, channels (u8), DMA bytes (u32): the supervisor's DMA
-_reply = bytearray(0)
 _PART = 32768  # a write goes to the supervisor in parts of at most this many bytes
 
 
@@ -73,7 +72,7 @@ class I2S:
         self._flush()  # (the handlers of the writes already in DMA memory are scheduled)
         self._sent = self._waiting = 0
         if self._mode == 2:
-            _ch.request(79, self._id | keep_dma, 0, _reply)  # 'O': no 'A' for them after the reply
+            _ch.request(79, self._id | keep_dma, 0, None)  # 'O': no 'A' for them after the reply
 
     def write(self, buf):
         if not self._on:  # v1.24.0+: check_esp_err on the deleted channel
