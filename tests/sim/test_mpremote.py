@@ -1,7 +1,8 @@
 """Acceptance: stock mpremote and pyserial against a virtual board, files in a real image."""
 import serial
 
-from croupier.sim import VirtualBoard, flash
+from croupier.sim import VirtualBoard
+from image_files import read_files
 from mpremote_run import mpremote
 
 
@@ -14,7 +15,7 @@ def test_exec_cp_ls_and_files_survive_resets_and_restarts(make_board, tmp_path):
     source.write_bytes(b"line\n" * 300)
     mpremote(board.link, "fs", "cp", str(source), ":notes.txt")
     assert "1500 notes.txt" in mpremote(board.link, "fs", "ls")
-    assert flash.read_files(board.flash)["/notes.txt"] == b"line\n" * 300
+    assert read_files(board.flash)["/notes.txt"] == b"line\n" * 300
 
     mpremote(board.link, "soft-reset")
     mark = board.mark()

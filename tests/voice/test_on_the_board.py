@@ -1,18 +1,24 @@
 """The voices on a virtual board: `croupier flash` copies them and keeps a user's recordings,
 `croupier voice` puts recordings or the synthesized voice there, `croupier roster` the names."""
+import sys
+from pathlib import Path
+
 from croupier.cli import main
 from croupier.link import connect
-from croupier.sim import VirtualBoard, flash
+from croupier.sim import VirtualBoard
 from croupier.voice import bank
 from croupier.voice.board import put
 from croupier.voice.defaults import bank_path, inventory, names_bank
 from croupier.voice.recordings import bank_from
 from croupier.voice.synth import LANGUAGES
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "sim"))
+from image_files import read_files  # noqa: E402
+
 
 def voice_files(board):
     """{path: bytes} of the board's /voice folder, read from its flash image."""
-    return {path: data for path, data in flash.read_files(board.flash).items() if path.startswith("/voice/")}
+    return {path: data for path, data in read_files(board.flash).items() if path.startswith("/voice/")}
 
 
 def answers(board):

@@ -35,7 +35,7 @@ def template(content: Path = None) -> Path:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(b"\xff" * (BLOCK_SIZE * BLOCKS))  # erased flash
-        toolchain.run_tool("format", work, *([content, SKIP] if content else []))
+        toolchain.format_image(work, *([content, SKIP] if content else []))
         os.replace(work, path)
     finally:
         if os.path.exists(work):
@@ -64,15 +64,6 @@ def check(path: Path):
     if size < 16 * BLOCK_SIZE or size % BLOCK_SIZE:
         raise toolchain.SimError("%s is not a flash image: %d bytes, not a multiple of %d of at least %d"
                                  % (path, size, BLOCK_SIZE, 16 * BLOCK_SIZE))
-
-
-def read_files(path: Path) -> dict:
-    """{path on the board: bytes} of every file in an image; directories map to None."""
-    files = {}
-    for line in toolchain.run_tool("dump", path).splitlines():
-        kind, name, *data = line.split(" ")
-        files[name] = bytes.fromhex(data[0]) if kind == "F" else None
-    return files
 
 
 def lock(path: Path) -> int:

@@ -72,13 +72,13 @@ def _run_micropython(binary, args, **options):
         raise SimError("cannot run the MicroPython unix port at %s: %s" % (binary, err.strerror)) from None
 
 
-def run_tool(*args) -> str:
-    """Run the image tool (mpy/_sim_image.py) on the unix port; -> its output."""
-    proc = _run_micropython(micropython(), ["-m", "_sim_image", *map(str, args)], timeout=60,
-                            env=dict(os.environ, MICROPYPATH=str(board_modules())))
+def format_image(image, *content):
+    """Format image, holding a folder less one file (content: FOLDER, SKIP), on the unix port
+    with the board's own block device and littlefs (mpy/_sim_image.py)."""
+    proc = _run_micropython(micropython(), ["-m", "_sim_image", str(image), *map(str, content)],
+                            timeout=60, env=dict(os.environ, MICROPYPATH=str(board_modules())))
     if proc.returncode:
-        raise SimError("image tool %s failed: %s" % (args[0], (proc.stderr or proc.stdout).strip()[-2000:]))
-    return proc.stdout
+        raise SimError("formatting %s failed: %s" % (image, (proc.stderr or proc.stdout).strip()[-2000:]))
 
 
 def heap_bytes(size) -> int:
