@@ -40,12 +40,6 @@ _low = 0  # keypad lines a pin drives low, bit per line
 _high = 0  # and high
 
 
-def _set_mode(gpio, mode):
-    """Set a pin's mode; what it drives (_low, _high) follows."""
-    _mode[gpio] = mode
-    _drive(gpio, _out[gpio])
-
-
 def _level(gpio):
     """What the pin reads: its own level as an output, else its line's: a low driver on a
     line joined to it wins over a high one and any pull."""

@@ -9,7 +9,7 @@ import time
 from time import ticks_ms
 
 import _sim_channel as _ch
-from _sim_matrix import _check_irqs, _drive, _irqs, _level, _pull, _set_mode
+from _sim_matrix import _check_irqs, _drive, _irqs, _level, _mode, _out, _pull
 
 PWRON_RESET = const(1)
 HARD_RESET = const(2)
@@ -54,7 +54,8 @@ class Pin:
                 raise ValueError("invalid pin mode")
             if mode != 1 and gpio >= 34:
                 raise ValueError("pin can only be input")
-            _set_mode(gpio, mode)
+            _mode[gpio] = mode
+            _drive(gpio, _out[gpio])  # what the pin drives on the keypad lines follows its mode
         if pull != -1:
             if pull not in (None, 1, 2):
                 raise ValueError("invalid pull")
