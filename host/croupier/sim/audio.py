@@ -39,9 +39,8 @@ class Dma:
 
 
 class Audio:
-    """What the board's speaker played, for the board's life (16 KB a second of sound at
-    8 kHz mono); a silence between two sounds is kept GAP_KEPT seconds at most. All but
-    pcm() run on the board's I/O thread, under its lock."""
+    """What the board's speaker played, for the board's life (16 KB a second at 8 kHz mono).
+    All but pcm() run on the board's I/O thread, under its lock."""
 
     def __init__(self, lock, emit, send_done):
         self._lock, self._emit, self._send_done = lock, emit, send_done

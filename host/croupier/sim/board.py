@@ -1,6 +1,4 @@
-"""VirtualBoard: the Croupier hardware around a real MicroPython unix port.
-
-The supervisor (this module) runs `micropython` on a console pty and restarts it as resets,
+"""VirtualBoard's supervisor: runs `micropython` on a console pty and restarts it as resets,
 power cuts and crashes call for. One I/O thread serves, under one lock, the serial line to a
 pty that outlives every reset (relay), the side channel that carries the emulated hardware
 (side) and the faults a test injects (faults). Public methods are safe from any thread.

@@ -1,11 +1,7 @@
-"""Pace: the virtual board at the ESP32's speed, as a throttle, and the chip's time computed.
-
-The factor is how many times slower than this host's unix port the chip runs bytecode:
-pystone per second of the interpreter's CPU time here, over the chip's score at the clock
-the firmware sets (firmware/boot.py: 240 MHz). Benchmarks compute the chip's time with it
-(tests/bench/chiptime.py). croupier.sim.pacer holds a board's CPU time to wall time /
-throttle_factor, for a user to see the box's speed; it models no interrupt latency
-(docs/virtual-board.md, "Pace").
+"""Pace: the ESP32's profile. The factor is how many times slower than this host's unix port
+the chip runs bytecode: pystone per CPU-second here over the chip's score at the clock the
+firmware sets (240 MHz); tests/bench/chiptime.py computes the chip's time with it, and
+croupier.sim.pacer throttles a board with throttle_factor (docs/virtual-board.md, "Pace").
 """
 from collections import namedtuple
 

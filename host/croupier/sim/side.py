@@ -1,8 +1,6 @@
 """The virtual board's side channel (VirtualBoard's emulated hardware): a unix socket the
-board connects to at each start (its end is mpy/_sim_channel.py, the messages are in
-croupier.sim.channel). Key contacts and I2S writes taken into DMA go in; I2C transfers (the
-OLED, the DS3231), PWM changes, I2S samples, flash writes and reset requests come out.
-"""
+board connects to at each start; its end is mpy/_sim_channel.py, the messages are
+croupier.sim.channel's."""
 import socket
 import struct
 import time

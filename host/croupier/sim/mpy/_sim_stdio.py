@@ -1,9 +1,8 @@
 # The board's console as the ESP32 port's C code makes it, for the release the supervisor
 # picked (CROUPIER_SIM_RELEASE, 1.22 .. 1.28): sys.stdin, sys.stdout and their .buffer, and
-# os.dupterm. The console pty is the port's stdin ring (ports/esp32/mphalport.c,
-# stdin_ringbuf_array[260]); the supervisor fills it as the UART interrupt does (259 bytes at
-# most, in the FIFO's batches) and drops what does not fit. The pty passes bytes unchanged,
-# so text output's "\n" becomes "\r\n" here, as the ESP32's console does it.
+# os.dupterm. The console pty is the port's stdin ring, which the supervisor fills as the UART
+# interrupt does (croupier.sim.uart). The pty passes bytes unchanged, so text output's "\n"
+# becomes "\r\n" here, as the ESP32's console does it.
 import builtins
 import io
 import select
