@@ -78,7 +78,8 @@ def format_image(image, *content):
     proc = _run_micropython(micropython(), ["-m", "_sim_image", str(image), *map(str, content)],
                             timeout=60, env=dict(os.environ, MICROPYPATH=str(board_modules())))
     if proc.returncode:
-        raise SimError("formatting %s failed: %s" % (image, (proc.stderr or proc.stdout).strip()[-2000:]))
+        why = (proc.stderr or proc.stdout).strip()[-2000:]
+        raise SimError("formatting %s failed: %s" % (image, why))
 
 
 def heap_bytes(size) -> int:
