@@ -35,7 +35,7 @@ class SSD1306:
         self.start_line = 0
         self.offset = 0
         self.mux = HEIGHT
-        self._pending = []  # a command still waiting for its arguments
+        self._pending = []  # the command being received: opcode, then its arguments
 
     # --- the bus -----------------------------------------------------------------------
     def write(self, data: bytes):
@@ -55,17 +55,11 @@ class SSD1306:
 
     # --- commands ----------------------------------------------------------------------
     def _command(self, byte):
-        if self._pending:
-            self._pending.append(byte)
-            if len(self._pending) == _ARGS[self._pending[0]] + 1:
-                op, *args = self._pending
-                self._pending = []
-                self._apply(op, args)
-            return
-        if byte in _ARGS:
-            self._pending = [byte]
-            return
-        self._apply(byte, [])
+        self._pending.append(byte)
+        op, *args = self._pending
+        if len(args) == _ARGS.get(op, 0):  # the command is whole
+            self._pending = []
+            self._apply(op, args)
 
     def _apply(self, op, args):
         if op == 0x81:
