@@ -128,7 +128,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self._closing = False
         self._tmp = None
 
-    # --- lifecycle -------------------------------------------------------------------------
     def __enter__(self):
         return self.start()
 
@@ -198,7 +197,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             self.powered = False
             self._changed.notify_all()
 
-    # --- resets and power ------------------------------------------------------------------
     def hard_reset(self):
         """The EN button: restart with the flash kept, boot.py and main.py run."""
         self._restart(HARD_RESET)
@@ -221,7 +219,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             self._kill()
         self._wake()
 
-    # --- the work done, for the chip's time (tests/bench/chiptime.py) ------------------------
     def work(self) -> dict:
         """The interpreter's CPU ns and wake-ups (/proc/<pid>/schedstat), its read and write
         system calls (/proc/<pid>/io, each one the emulation's: chiptime.chip_parts takes them out)
@@ -235,7 +232,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             return {"cpu_ns": int(sched[0]), "runs": int(sched[2]), "io_calls": calls["syscr"] + calls["syscw"],
                     "bus_us": self.bus_us, "flash_us": self.flash_us}
 
-    # --- waiting and telling -----------------------------------------------------------------
     def wait_boot(self, count=1, timeout=10.0):
         """Wait until the board has booted `count` times since start()."""
         self._wait(lambda: self.boots >= count, timeout, lambda: "board did not boot (%d boots)" % self.boots)
@@ -262,7 +258,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         for listener in list(self._listeners):
             listener(event, data)
 
-    # --- the interpreter ---------------------------------------------------------------------
     def _spawn(self, mode, cause):
         self._cause = cause
         self._console, slave = _raw_pty()
@@ -354,7 +349,6 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             self._board_output((note + ", rebooting\r\n").encode())
             self._spawn_request = ("friendly", SOFT_RESET)  # as a panic reboots the ESP32
 
-    # --- the I/O thread ------------------------------------------------------------------------
     def _register(self, fileobj, handler):
         self._selector.register(fileobj, selectors.EVENT_READ, handler)
 

@@ -37,7 +37,6 @@ class SSD1306:
         self.mux = HEIGHT
         self._pending = []  # the command being received: opcode, then its arguments
 
-    # --- the bus -----------------------------------------------------------------------
     def write(self, data: bytes):
         """One I2C write transaction to the controller (address already matched)."""
         self.bytes_received += len(data)
@@ -53,7 +52,6 @@ class SSD1306:
         """One I2C read transaction: the status byte, count times; bit 6 set while the display is off."""
         return bytes((0 if self.display_on else 0x40,)) * count
 
-    # --- commands ----------------------------------------------------------------------
     def _command(self, byte):
         self._pending.append(byte)
         op, *args = self._pending
@@ -114,7 +112,6 @@ class SSD1306:
             self.page = self.page_start
             self.col = self.col + 1 if self.col < self.col_end else self.col_start
 
-    # --- the glass ---------------------------------------------------------------------
     def lit(self) -> bool:
         return self.display_on and self.charge_pump
 

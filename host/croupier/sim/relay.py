@@ -22,7 +22,6 @@ LINE_TICK = 0.001  # a line with a baud rate moves its bytes this often (not one
 class SerialRelay:
     """Mixed into VirtualBoard; runs on its I/O thread under its lock."""
 
-    # --- the serial port's link ---------------------------------------------------------------------
     def _take_link(self):
         """Make self.link a symlink to our port; a link to a port that still exists is a
         running board's and is left alone."""
@@ -40,7 +39,6 @@ class SerialRelay:
         port = getattr(self, "port", None)
         return bool(self.link and port and self.link.is_symlink() and os.readlink(self.link) == port)
 
-    # --- board output ------------------------------------------------------------------------
     def mark(self) -> int:
         """A position in the board's output stream, for output()/wait_output()."""
         with self._lock:
@@ -67,7 +65,6 @@ class SerialRelay:
         self._wait(lambda: not (self._to_board.pending() or len(self._fifo)), timeout,
                    lambda: "serial input still on its way to the board")
 
-    # --- the line, on the I/O thread ------------------------------------------------------------
     def _pump(self):
         """Move bytes along both lines as far as their timing allows. -> seconds to sleep."""
         now = time.monotonic()

@@ -14,7 +14,6 @@ LOGICAL_KEYS = {"ok": "#", "undo": "*", "menu": "D"}  # and a key's label, any c
 class SideChannel:
     """Mixed into VirtualBoard; its handlers run on the I/O thread under its lock."""
 
-    # --- keys --------------------------------------------------------------------------------
     def key_bit(self, key: str) -> int:
         label = LOGICAL_KEYS.get(key, key.upper() if len(key) == 1 else key)
         if label not in self.labels:
@@ -38,7 +37,6 @@ class SideChannel:
     def keys_down(self):
         return [label for i, label in enumerate(self.labels) if self._keys >> i & 1]
 
-    # --- what the board shows and plays --------------------------------------------------------
     @property
     def i2c_bytes(self):
         """Bytes written to the OLED over I2C so far, control bytes included."""
@@ -55,7 +53,6 @@ class SideChannel:
         with self._lock:
             return list(self._tones)
 
-    # --- the socket, on the I/O thread ----------------------------------------------------------
     def _on_accept(self):
         conn, _ = self._listener.accept()
         if self._side is not None:
