@@ -18,6 +18,7 @@ PIN_I2S_SD = const(13)  # data out (DIN)
 KEY_LABELS = ("1", "2", "3", "A", "4", "5", "6", "B", "7", "8", "9", "C", "*", "0", "#", "D")
 
 JOURNAL_DIR = "/journal"
+SETTINGS = "/settings"  # croupier.settings: the voice, its language and volume
 _bus = []  # the one I2C bus, made at its first use
 
 

@@ -100,7 +100,8 @@ class App:
 
             self.journal = Journal(self.board.JOURNAL_DIR, self.board.rtc())
             self.controller = Controller(self.journal)
-            self.ui = Ui(self.controller, self.buzzer, self._on_change, time.ticks_ms)
+            self.ui = Ui(self.controller, self.buzzer, self._on_change, time.ticks_ms,
+                         self.board.SETTINGS)
 
     def _on_change(self):
         self.redraw.set()

@@ -44,6 +44,8 @@ MOMENTS = {
                ("tick", 1600), ("tick", 1600)],
     "history": [ROSTER, BOOTED, LOBO4, ("keys", "9 ok 1 0 ok a 0 ok b menu 1")],
     "play_menu": [ROSTER, BOOTED, LOBO4, ("keys", "menu")],
+    # the voice's settings from the game menu: voice turned off, English
+    "voice_menu": [BOOTED, ("keys", "6 1 2")],
     "confirm_new": [ROSTER, BOOTED, LOBO4, ("keys", "9 ok menu 2")],
     "basta_play": [ROSTER, BOOTED, BASTA3, ("keys", "c a 3 4 0 ok")],
     "basta_more": [ROSTER, BOOTED, BASTA3, ("keys", "4 0 ok c")],

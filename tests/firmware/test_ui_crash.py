@@ -38,6 +38,7 @@ class Tunes:
 class Board:
     NAME = "test"
     JOURNAL_DIR = sys.argv[1]
+    SETTINGS = sys.argv[1] + ".settings"
 
     def __init__(self):
         self.glass, self.tunes, self.keys = Glass(), Tunes(), Keypad((), (), LABELS)

@@ -53,7 +53,7 @@ class Bench:
         self.controller = Controller(Journal(self.path))
         self.controller.roster = self.roster
         self.controller.resume()
-        self.ui = Ui(self.controller, self.tunes)
+        self.ui = Ui(self.controller, self.tunes, settings=self.path + ".settings")
         self.ui.splash(self.now)
 
     def run(self, command):

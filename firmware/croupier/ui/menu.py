@@ -108,12 +108,14 @@ class Confirm:
         draw.bar(fb, 56, ("# yes", "", "* no"))
 
 
-_PLAY_MENU = ("History", "New game", "Back to game")
+_PLAY_MENU = ("History", "New game", "Back to game", "Voice")
 
 
 def play_menu(ui):
-    """The menu over a game in play: its history, a new game, or back to it."""
-    ui.show(ListScreen(ui, "Menu", len(_PLAY_MENU), lambda i: _PLAY_MENU[i],
+    """The menu over a game in play: its history, a new game, back to it, or the voice's
+    settings (when the box keeps settings)."""
+    count = len(_PLAY_MENU) if ui.settings else len(_PLAY_MENU) - 1
+    ui.show(ListScreen(ui, "Menu", count, lambda i: _PLAY_MENU[i],
                        lambda i: _play_menu_pick(ui, i), ui.show_game))
 
 
@@ -128,5 +130,7 @@ def _play_menu_pick(ui, i):
                         ui.new_game, ui.show_game))
     elif i == 1:
         ui.new_game()
+    elif i == 3:
+        ui.voice_menu(ui.play_menu)
     else:
         ui.show_game()

@@ -30,7 +30,7 @@ _LATE_OK_MS = const(1000)
 # screen module, the helpers that module uses and its own rules engine stay.
 PLAY = ("play", "table", "announce")
 # menus, games' sub-screens, the splash
-OFF_PLAY = ("setup", "history", "menu", "handcount", "referee", "splash")
+OFF_PLAY = ("setup", "history", "menu", "handcount", "referee", "splash", "voice")
 HELPERS = ("pad",)  # shared by some games' screen modules
 
 
@@ -47,10 +47,12 @@ def _drop_game_modules(keep=None):
 
 
 class Ui:
-    def __init__(self, controller, buzzer, on_change=None, clock=None):
+    def __init__(self, controller, buzzer, on_change=None, clock=None, settings=None):
         self.controller, self.buzzer = controller, buzzer
         self.on_change = on_change or (lambda: None)
         self.clock = clock  # () -> ticks_ms; None: only tick() moves the time
+        self.settings = settings  # the settings file (croupier.settings); None: no voice menu
+        self.on_voice = None  # () -> None: the voice settings changed (the app's speaker)
         self.screen = None
         self.news = []  # queued announcements, the first one on screen
         self.news_since = 0
@@ -140,6 +142,12 @@ class Ui:
 
         back = self.show_game if self.controller.game is not None else None
         Setup(self, back).start()
+
+    def voice_menu(self, back):
+        """The voice's settings (croupier.ui.voice), then back()."""
+        from croupier.ui.voice import Voice
+
+        Voice(self, back)
 
     def play_menu(self):
         """The menu over the game in play (croupier.ui.menu: not loaded while playing)."""

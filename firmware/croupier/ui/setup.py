@@ -37,11 +37,18 @@ class Setup:
         self.game = None
 
     def start(self):
-        self.ui.show(ListScreen(self.ui, "New game", len(self.offered),
-                                lambda i: self.offered[i][1],
+        """The games, and last the voice's settings when the box keeps settings."""
+        count = len(self.offered) + (1 if self.ui.settings else 0)
+        self.ui.show(ListScreen(self.ui, "New game", count, self._menu_label,
                                 self._game_picked, self.back))
 
+    def _menu_label(self, i):
+        return self.offered[i][1] if i < len(self.offered) else "Voice"
+
     def _game_picked(self, i):
+        if i == len(self.offered):
+            self.ui.voice_menu(self.start)
+            return
         self.name = self.offered[i][0]
         self.game = games.load(self.name)
         self.low, self.high = GAMES[self.name]
