@@ -19,6 +19,7 @@ KEY_LABELS = ("1", "2", "3", "A", "4", "5", "6", "B", "7", "8", "9", "C", "*", "
 
 JOURNAL_DIR = "/journal"
 SETTINGS = "/settings"  # croupier.settings: the voice, its language and volume
+VOICE_DIR = "/voice"  # the voice banks: fr.vox, en.vox, names.vox (croupier voice, flash)
 _bus = []  # the one I2C bus, made at its first use
 
 
@@ -69,6 +70,44 @@ def buzzer():
     from croupier.buzzer import Buzzer
 
     return Buzzer(Pin(PIN_BUZZER, Pin.OUT, value=0))
+
+
+def i2s(rate, ibuf):
+    """The I2S output to the optional MAX98357A amplifier: 16-bit mono at rate, ibuf bytes
+    of DMA memory (croupier.speaker says why that many)."""
+    from machine import I2S, Pin
+
+    return I2S(0, sck=Pin(PIN_I2S_SCK), ws=Pin(PIN_I2S_WS), sd=Pin(PIN_I2S_SD), mode=I2S.TX,
+               bits=16, format=I2S.MONO, rate=rate, ibuf=ibuf)
+
+
+def speaker(playing=None):
+    """The speaker's player when the voice is on and its language's bank is on the flash,
+    else None: a box without a voice loads none of it (nor the words). playing: the player
+    made before, given the settings as they are now and returned."""
+    import os
+    import croupier
+
+    try:
+        os.stat(VOICE_DIR)
+    except OSError:
+        return None  # no voices on this box: nothing read, nothing loaded
+    from croupier import settings
+
+    values = settings.load(SETTINGS)
+    croupier.drop_module("croupier.settings")  # the voice menu loads it again when shown
+    if not values["voice"]:
+        return None
+    try:
+        os.stat("%s/%s.vox" % (VOICE_DIR, values["lang"]))
+    except OSError:
+        return None
+    if playing is not None:
+        playing.configure(values["lang"], values["volume"])
+        return playing
+    from croupier.speaker import Speaker
+
+    return Speaker(i2s, VOICE_DIR, values["lang"], values["volume"])
 
 
 _device_id = None

@@ -1,5 +1,6 @@
 """Wiring: the board's parts, the journal, the controller, the UI and the link, each in its
-own asyncio task (keypad scan, key handling, display refresh, clock, uptime, buzzer, link).
+own asyncio task (keypad scan, key handling, display refresh, clock, uptime, buzzer, link,
+and the speaker when the box has a voice).
 Idle, every task sleeps until something happens: a key's interrupt, a byte on the serial
 line, the next timeout of the UI; nothing ticks (but the
 uptime task, once an hour, for the millisecond clock's wrap).
@@ -33,6 +34,8 @@ class App:
         self.splash_at = self._splash()  # ticks_ms; None once a start has taken it
         self.keypad = board.keypad()
         self.buzzer = board.buzzer()
+        self.speaker = None  # croupier.speaker.Speaker while the voice is on and has its bank
+        self._speaking = None  # its task
         self.ui = None  # with the journal and the controller: made by _start
         self.redraw = asyncio.Event()
         self.changed = asyncio.Event()  # the UI changed: its next timeout may have moved
@@ -71,9 +74,11 @@ class App:
         tasks = [asyncio.create_task(coro) for coro in (
             self.keypad.run(), self.buzzer.run(), link.run(), self._keys(), self._refresh(),
             self._collect_when_idle(), self._clock(), self._uptime())]
+        self._voice()
         await self.failed.wait()
         for task in tasks:
             task.cancel()
+        self._quiet()
         if self.up:
             await asyncio.sleep_ms(_RESTART_MS)
         return self.up
@@ -102,6 +107,35 @@ class App:
             self.controller = Controller(self.journal)
             self.ui = Ui(self.controller, self.buzzer, self._on_change, time.ticks_ms,
                          self.board.SETTINGS)
+            self.ui.on_voice = self._voice
+            self.controller.subscribe(self._speak)
+
+    def _voice(self):
+        """The speaker and its task as the settings and the banks on flash have it now: with
+        the voice off or its bank missing, none, and none of its modules loaded."""
+        speaker = self.board.speaker(self.speaker)
+        if speaker is self.speaker:
+            return  # none before and none now, or the same one with its new settings
+        self._quiet()
+        if speaker is not None:
+            speaker.follow(self.controller.state())
+            self.speaker = speaker
+            self._speaking = asyncio.create_task(speaker.run())
+
+    def _quiet(self):
+        if self.speaker is None:
+            return
+        self.speaker.stop()
+        self._speaking.cancel()
+        self.speaker = self._speaking = None
+        croupier.drop_module("croupier.speaker")
+        croupier.drop_module("croupier.words")
+        gc.collect()
+
+    def _speak(self, seq, state, effects):
+        if self.speaker is not None:
+            self.speaker.heard(state, effects, seq == self.controller.game_id,
+                               self.controller.game)
 
     def _on_change(self):
         self.redraw.set()
@@ -133,6 +167,8 @@ class App:
             self.redraw.clear()
             self.ui.draw(self.display)
             self.display.show()  # only the pages that changed
+            if self.speaker is not None:
+                self.speaker.start()  # what this frame shows is said now, after it
             self.up = True
             if not counted and self.ui.splash_since is None:  # the first screen is up
                 self.journal.count_boot()  # the boot's own flash write, left until now

@@ -58,6 +58,9 @@ class Board:
     def rtc(self):
         return None  # no clock module fitted
 
+    def speaker(self, playing=None):
+        return None  # no voice
+
 
 class Broken:
     def key(self, k, hold):
