@@ -118,12 +118,14 @@ class Speaker:
             go.clear()
             while self._ready is not None:
                 ready, self._ready = self._ready, None
+                stale = self._written != self._sent  # a handler call may be on its way
                 self._cut()
-                # The old I2S's handler calls already scheduled run at this yield; the counts
-                # start again after them, so a stale call counts for nothing.
-                await asyncio.sleep_ms(0)
-                if self._ready is not None:  # cut again meanwhile
-                    continue
+                if stale:
+                    # The old I2S's handler calls already scheduled run at this yield; the
+                    # counts start again after them, so a stale call counts for nothing.
+                    await asyncio.sleep_ms(0)
+                    if self._ready is not None:  # cut again meanwhile
+                        continue
                 flag.clear()
                 self._begin(ready)
                 self._pump()
