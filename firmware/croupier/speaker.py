@@ -2,9 +2,10 @@
 through I2S by its own task, so nothing waits for it.
 
 heard() and say() only record what to say; start(), which the app calls after the frame
-that shows the input, wakes the task. A new announcement cuts the one playing at the next
-write into DMA (within a chunk, 32 ms): the I2S is made again (deinit, then init: the DMA's
-contents dropped).
+that shows the input, writes the first chunk and wakes the task for the rest. A new
+announcement cuts the one playing (the I2S made again: deinit, then init, drop the DMA's
+contents); when writes of the old one are still on their way to DMA, the task cuts it at
+the next one (within a chunk, 32 ms) and yields once for their handler calls.
 
 Playing, in the ESP32 port's non-blocking mode (ports/esp32/machine_i2s.c, v1.23.0): write()
 hands the buffer to a FreeRTOS queue of depth one and returns; the port's task copies it into
@@ -100,10 +101,15 @@ class Speaker:
         self._said = (items, players)
 
     def start(self):
-        """The frame is out: what say() recorded starts now."""
-        if self._said is not None:
-            self._ready, self._said = self._said, None
-            self._go.set()
+        """The frame is out: what say() recorded starts now, its first chunk written here
+        when no handler call of the last announcement can still come (else by the task,
+        after a yield)."""
+        if self._said is None:
+            return
+        self._ready, self._said = self._said, None
+        if self._written == self._sent:
+            self._play_ready()
+        self._go.set()
 
     def stop(self):
         """Silence at once (the voice turned off); the task stays idle."""
@@ -116,24 +122,26 @@ class Speaker:
         while True:
             await go.wait()
             go.clear()
-            while self._ready is not None:
-                ready, self._ready = self._ready, None
-                stale = self._written != self._sent  # a handler call may be on its way
-                self._cut()
-                if stale:
-                    # The old I2S's handler calls already scheduled run at this yield; the
-                    # counts start again after them, so a stale call counts for nothing.
-                    await asyncio.sleep_ms(0)
-                    if self._ready is not None:  # cut again meanwhile
-                        continue
-                flag.clear()
-                self._begin(ready)
-                self._pump()
+            while True:
+                if self._ready is not None:  # cut with writes still on their way to DMA:
+                    self._cut()
+                    await asyncio.sleep_ms(0)  # their handler calls, scheduled, run here
+                    if self._ready is not None:
+                        self._play_ready()
+                    continue
+                if self._items is None:
+                    break
                 # A new announcement is seen at the next write into DMA: within a chunk.
-                while self._items is not None and self._ready is None:
-                    await flag.wait()
-                    if self._items is not None:  # configure() may have ended it
-                        self._pump()
+                await flag.wait()
+                if self._items is not None and self._ready is None:  # configure() may end it
+                    self._pump()
+
+    def _play_ready(self):
+        ready, self._ready = self._ready, None
+        self._cut()
+        self._flag.clear()
+        self._begin(ready)
+        self._pump()
 
     def _sent_to_dma(self, i2s):
         # Scheduled by the port once a write is in DMA: count it and wake the task.
