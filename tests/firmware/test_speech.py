@@ -1,7 +1,8 @@
 """The box speaks (docs/at-the-table.md "What the box says") on the virtual board with the
 synthesized voices on its flash: what its speaker plays is the bank's recordings of the
-expected words, in order; a new card cuts the announcement playing; keys typed while it
-speaks are handled in order; the voice's settings survive a power cut; voice off is silence.
+expected words, in order, for cards from the keypad and the link, undo and redo; a new card
+cuts the announcement playing; keys typed while it speaks are handled in order; the voice's
+settings survive a power cut; voice off is silence.
 
 Silence is left out when comparing (the recording keeps the pauses between announcements);
 every sample that is not silence must be the expected word's, at the volume's shift.
@@ -75,6 +76,20 @@ def test_a_scripted_lobo_game_says_each_total_in_the_bank_recordings(speaking):
         press_keys(speaking, keys)
         expected += said(words)
         wait_said(speaking, expected)
+
+
+def test_cards_over_the_link_and_undo_are_said_too(speaking):
+    with frames_on(speaking.port) as frames:
+        frames.ok("new", game="lobo77", players=["Ann", "Bob", "Cy", "Dee"])
+        frames.ok("play", card="9")
+        wait_said(speaking, said(["neuf"]))
+        frames.ok("play", card="10")
+        wait_said(speaking, said(["neuf"]) + said(["dix", "neuf"]))
+    press_keys(speaking, "undo")  # back to 9
+    wait_said(speaking, said(["neuf"]) + said(["dix", "neuf"]) + said(["neuf"]))
+    press_keys(speaking, "undo!")  # held: redo, 19 again
+    wait_said(speaking, said(["neuf"]) + said(["dix", "neuf"]) + said(["neuf"])
+              + said(["dix", "neuf"]))
 
 
 def test_a_seat_is_said_by_its_players_recorded_name(speaking):
