@@ -13,10 +13,10 @@ DMA and then schedules the irq handler. So at most two writes are outstanding (a
 be dropped by xQueueSend(..., 0)): two preallocated chunk buffers, each filled again once the
 handler says it is in DMA. Volume is I2S.shift on the buffer, in C.
 
-Bank files (/voice/fr.vox, en.vox, names.vox; docs/voice.md): b"VOX1", u16 rate, u8 count,
-u8 origin, count (u32 start, u32 length) entries, then the keys, then the PCM. A word is
-entry inventory.index(word) of its language's bank; a player's name is the names bank's
-entry whose key is that name. One bank file is open at a time.
+Bank files (/voice/fr.vox, en.vox, names.vox; docs/laptop.md "The box's voice"): b"VOX1",
+u16 rate, u8 count, u8 origin, count (u32 start, u32 length) entries, then the keys, then
+the PCM. A word is entry inventory.index(word) of its language's bank; a player's name is
+the names bank's entry whose key is that name. One bank file is open at a time.
 """
 from micropython import const
 import asyncio
@@ -52,7 +52,7 @@ class Speaker:
         self._on_sent = self._sent_to_dma  # bound once: the handler allocates nothing
         self._i2s = None
         self._said = None  # (items, players) waiting for the frame
-        self._ready = None  # ... the frame is out: the task takes it
+        self._ready = None  # ... the frame is out: start() or the task plays it
         self._before = None  # the game's state before the next input
         self._items = None  # the announcement playing: its items, the next one's index
         self._players = None
