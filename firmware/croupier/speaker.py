@@ -84,15 +84,17 @@ class Speaker:
     def heard(self, state, effects, new, game):
         """The controller's news: an accepted input to game (new: a game started, nothing
         said). A card that ended a round is said with the total it reached, which the
-        round's log still holds (the state has the next round's)."""
+        round's log still holds (the state has the next round's; rules/engine.py Engine.log)."""
         before, self._before = self._before, state
         if new or before is None:
             return
         reached = None
         for e in effects:
             if e["kind"] == "round_end":
-                log = game.round_log()
-                reached = log[-1][2] if log else None
+                # the last row's total_after in the engine's flat log of the round just
+                # ended, read in place: round_log() would copy the whole round
+                log = game.log
+                reached = log[-1] if log else None
         self.say(words.announce(self._lang, before, state, effects, reached), state["players"])
 
     def say(self, items, players):
