@@ -283,3 +283,25 @@ def test_an_audio_out_that_cannot_be_written_is_refused_before_the_board_starts(
     assert proc.returncode != 0
     assert proc.stderr.strip().endswith("no folder %s to write x.wav in (create it first)" % (tmp_path / "no"))
     assert proc.stdout == "" and not (tmp_path / "no").exists()
+
+
+def test_a_pause_is_kept_when_the_port_is_turned_off_after_its_sound_ended():
+    """The speaker makes its I2S again for each announcement: the pause before it stays."""
+    import threading
+    import time
+
+    from croupier.sim.audio import Audio
+
+    audio = Audio(threading.RLock(), lambda event, data: None, lambda port: None)
+    sound = array.array("h", [1000] * 400).tobytes()  # 50 ms
+    audio.turn_on(0, 8000, 16, 1, 2048)
+    audio.write(0, sound, True)
+    time.sleep(0.35)
+    audio.advance()  # played: quiet from 50 ms on
+    audio.turn_off(0)  # deinit, 300 ms later
+    audio.turn_on(0, 8000, 16, 1, 2048)
+    audio.write(0, sound, True)
+    time.sleep(0.1)
+    pcm = array.array("h", audio.pcm())
+    assert list(pcm[:400]) == [1000] * 400 and list(pcm[-400:]) == [1000] * 400
+    assert len(pcm) - 800 >= 0.25 * 8000  # the pause, from 50 ms to 350 ms at least

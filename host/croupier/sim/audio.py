@@ -104,7 +104,8 @@ class Audio:
                 self._send_done(port)
 
     def _went_quiet(self, at):
-        if not any(dma.queue for dma in self._ports.values()):
+        # the first moment counts: a port turned off after its sound ended keeps the pause
+        if self._quiet_since is None and not any(dma.queue for dma in self._ports.values()):
             self._quiet_since = at
 
     def wait(self):
