@@ -16,12 +16,12 @@ from croupier.rules import new_game
 from croupier.sim import VirtualBoard
 from croupier.voice import bank
 from croupier.voice.board import NAMES, put
-from croupier.voice.defaults import BANK_FOLDER, default_banks, names_bank
+from croupier.voice.defaults import names_bank
 from fwlink import HEAP, frames_on
+from spoken import SHIFT, said, voiced
 from ui_run import (BOOTED, by_name, golden_pixels, pixels, press_keys, run_ui, wait_for_screen,
                     wait_until)
 
-SHIFT = 1  # volume 2 of 3, the default: each sample shifted right once (croupier.speaker)
 SAID_S = 15  # an announcement is said within this (a few seconds of speech, at most)
 LOBO4 = "1 ok ok ok ok"  # Lobo 77, P1..P4 (no roster: seats are said "joueur deux")
 # The scripted Lobo 77 game: keys, then what the box says after them.
@@ -34,24 +34,6 @@ GAME = [
               "joueur", "trois", "commence"]),  # 77: the round ends, P3 starts the next
     ("6 6 ok", ["soixante", "six", "doublet", "joueur", "trois", "paie", "un", "jeton"]),
 ]
-
-
-def recordings(lang):
-    """word id -> its PCM in the board's bank of lang."""
-    _, entries = bank.read((default_banks() / BANK_FOLDER / (lang + ".vox")).read_bytes())
-    return dict(entries)
-
-
-def voiced(pcm, shift=0):
-    """The samples of pcm (16-bit) that are not silence, each shifted right by shift."""
-    samples = array("h", pcm)
-    return array("h", [s >> shift for s in samples if s >> shift])
-
-
-def said(words, lang="fr"):
-    """What the speaker plays for words, silence left out."""
-    found = recordings(lang)
-    return voiced(b"".join(found[w] for w in words), SHIFT)
 
 
 def wait_said(vb, expected):
