@@ -34,26 +34,33 @@ def reports_errors(run):
 
 
 @contextmanager
-def board_port(port_arg, audio_out=None):
+def virtual_board(audio_out=None):
+    """A fresh virtual board with the firmware and the voices, as `croupier flash` leaves a
+    box, for the duration; its speech goes to the WAV file audio_out at the end."""
+    from croupier.sim import SimError, VirtualBoard
+
+    from croupier.port_registry import board_running
+    from croupier.sound import save_wav
+
+    try:  # the block gets the board alone: a SimError can only come from starting it
+        with VirtualBoard(voices=True) as board, board_running(board):
+            try:
+                yield board
+            finally:
+                if audio_out:
+                    save_wav(board, audio_out)
+    except SimError as exc:
+        raise LinkError("cannot start a virtual board: %s" % exc) from exc
+
+
+@contextmanager
+def board_port(port_arg):
     """The serial port `--port` names, for the duration: `sim` starts a fresh virtual board
-    (the firmware and the voices, as `croupier flash` leaves a box; its speech goes to the
-    WAV file audio_out at the end), None picks the only ESP32 board plugged in
-    (croupier.ports); anything else is the port."""
+    (virtual_board), None picks the only ESP32 board plugged in (croupier.ports); anything
+    else is the port."""
     if port_arg == "sim":
-        from croupier.sim import SimError, VirtualBoard
-
-        from croupier.port_registry import board_running
-        from croupier.sound import save_wav
-
-        try:  # the block gets the port alone: a SimError can only come from starting the board
-            with VirtualBoard(voices=True) as board, board_running(board):
-                try:
-                    yield board.port
-                finally:
-                    if audio_out:
-                        save_wav(board, audio_out)
-        except SimError as exc:
-            raise LinkError("cannot start a virtual board: %s" % exc) from exc
+        with virtual_board() as board:
+            yield board.port
         return
     if port_arg is None:
         from croupier.ports import pick_board
@@ -63,11 +70,11 @@ def board_port(port_arg, audio_out=None):
 
 
 @contextmanager
-def connect_board(port_arg, timeout=DEFAULT_TIMEOUT, audio_out=None):
+def connect_board(port_arg, timeout=DEFAULT_TIMEOUT):
     """A Link to the board `--port` names (see board_port), once its firmware has answered hello."""
     from croupier.link import connect
 
-    with board_port(port_arg, audio_out) as name, connect(name, timeout=timeout) as link:
+    with board_port(port_arg) as name, connect(name, timeout=timeout) as link:
         note = older_firmware(link.info.get("fw"), name)
         if note:
             print(note, file=sys.stderr)

@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from croupier.commands.common import connect_board, output_path, progress_bar, reports_errors
+from croupier.commands.common import output_path, progress_bar, reports_errors, virtual_board
 from croupier.rules import Illegal, new_game
 
 HELP = "play a Lobo 77 and a BASTA game on a fresh virtual board, sync them, show standings and charts"
@@ -31,6 +31,8 @@ DECKS = {
     "duo": ["0", "1", "2", "3", "4", "5", "1x", "4x", "draw"],
 }
 PENALTIES = ("doublet", "bust")
+SPEECH_START_S = 2.0  # a card's announcement starts within this of its answer, or says nothing
+SPEECH_END_S = 15.0  # and is said whole within this (a few seconds of words)
 MAX_CARDS = 2000
 
 
@@ -61,11 +63,14 @@ def script_game(game, players, options=None, seed=0, eagerness=0.5):
 
 def add_arguments(parser):
     parser.add_argument("--dir", metavar="FOLDER", help="where to put the database and pictures (default: a new temp folder)")
-    parser.add_argument("--audio-out", metavar="FILE.wav", help="record what the board's speaker said to FILE.wav")
+    parser.add_argument("--audio-out", metavar="FILE.wav",
+                        help="record what the board's speaker said to FILE.wav; the Lobo 77 game is then played at "
+                             "the table's pace, each announcement said whole before the next card")
 
 
-def play_through_link(link, game, players, cards):
-    """Set the game up on the board and play `cards`, checking every answer against the rules."""
+def play_through_link(link, game, players, cards, after_card=None):
+    """Set the game up on the board and play `cards`, checking every answer against the rules;
+    after_card() runs after each."""
     from croupier.link import LinkError
 
     link.call("new", game=game, players=players)
@@ -76,8 +81,24 @@ def play_through_link(link, game, players, cards):
             reference.play(card)
             if state != reference.state():
                 raise LinkError("the board and the rules engine disagree after card %d (%s)" % (number, card))
+            if after_card:
+                after_card()
             update(number)
     return state
+
+
+def said_whole(board):
+    """A function that waits until the board has said its announcement of the card just
+    played: its speaker started (or SPEECH_START_S passed: nothing to say) and went quiet."""
+    def wait():
+        audio = board.audio
+        deadline = time.monotonic() + SPEECH_START_S
+        while not audio.speaking() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        deadline = time.monotonic() + SPEECH_END_S
+        while audio.speaking() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    return wait
 
 
 def _fresh_folder(folder):
@@ -96,6 +117,7 @@ def run(args):
     from croupier.commands.screenshot import settled_screen
     from croupier.commands.standings import print_standings
     from croupier.commands.sync import sync_with_progress
+    from croupier.link import connect
     from croupier.oled_render import save_png
     from croupier.stats import finished
     from croupier.store import Store
@@ -106,11 +128,12 @@ def run(args):
     started = time.monotonic()
     with Store(folder / "croupier.sqlite3") as store:
         print("starting a virtual board (the real firmware on MicroPython's unix port)...")
-        with connect_board("sim", timeout=5.0, audio_out=audio_out) as link:
+        with virtual_board(audio_out) as board, connect(board.port, timeout=5.0) as link:
             hello = link.info
             print("board %s answers: firmware %s, device %s" % (hello["board"], hello["fw"], hello["device"]))
             link.call("roster", names=LOBO_PLAYERS)
-            play_through_link(link, "lobo77", LOBO_PLAYERS, script_game("lobo77", LOBO_PLAYERS, seed=SEED))
+            play_through_link(link, "lobo77", LOBO_PLAYERS, script_game("lobo77", LOBO_PLAYERS, seed=SEED),
+                              said_whole(board) if audio_out else None)
             play_through_link(link, "basta", BASTA_PLAYERS, script_game("basta", BASTA_PLAYERS, seed=SEED))
             report = sync_with_progress(link, store)
             link.call("key", key="ok")  # as a player would: close the announcements, see the result

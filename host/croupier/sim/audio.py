@@ -55,6 +55,12 @@ class Audio:
             self.advance()
             return bytes(self._pcm)
 
+    def speaking(self) -> bool:
+        """Whether a port's DMA memory holds sound not played yet."""
+        with self._lock:
+            self.advance()
+            return any(dma.queue for dma in self._ports.values())
+
     def turn_on(self, port, rate, bits, channels, capacity):
         self.turn_off(port, keep_dma=False)
         self._ports[port] = Dma(capacity, bits // 8 * channels, rate * bits // 8 * channels)
