@@ -52,3 +52,21 @@ def test_a_file_that_is_no_pcm_wav_is_named(recordings):
     write_wav(folder / (word + ".wav"), np.zeros(800))
     with pytest.raises(ValueError, match="is silent"):
         bank_from(folder, "fr")
+
+
+@pytest.mark.parametrize("width,channels,cut", [(2, 1, 1), (2, 2, 2), (3, 1, 1), (1, 2, 1)])
+def test_a_file_cut_short_is_named(recordings, width, channels, cut):
+    # an interrupted copy leaves a WAV whose sound stops inside a frame
+    folder = recordings("fr", width=width, channels=channels)
+    path = folder / (inventory("fr")[3] + ".wav")
+    path.write_bytes(path.read_bytes()[:-cut])
+    with pytest.raises(ValueError, match="%s is cut short" % path):
+        bank_from(folder, "fr")
+
+
+def test_an_empty_file_is_named(recordings):
+    folder = recordings("fr")
+    path = folder / (inventory("fr")[3] + ".wav")
+    path.write_bytes(b"")
+    with pytest.raises(ValueError, match=r"%s is not a PCM WAV file \(\w" % path):
+        bank_from(folder, "fr")

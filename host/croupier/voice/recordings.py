@@ -19,7 +19,9 @@ def read_wav(path: Path):
             width, channels, rate = wav.getsampwidth(), wav.getnchannels(), wav.getframerate()
             raw = wav.readframes(wav.getnframes())
     except (wave.Error, EOFError) as exc:  # the module says "not a WAVE file", "unknown format: 3" ...
-        raise ValueError("%s is not a PCM WAV file (%s)" % (path, exc)) from None
+        raise ValueError("%s is not a PCM WAV file (%s)" % (path, str(exc) or "it ends in its header")) from None
+    if len(raw) % (width * channels):  # its sound stops inside a frame: a copy cut short
+        raise ValueError("%s is cut short: its sound ends inside a frame of %d bytes" % (path, width * channels))
     if width == 3:  # 24-bit: widen each sample to 32 bits, its low byte zero
         frames = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 3)
         raw = np.concatenate([np.zeros((len(frames), 1), np.uint8), frames], axis=1).tobytes()
