@@ -4,8 +4,8 @@ through I2S by its own task, so nothing waits for it.
 heard() and say() only record what to say; start(), which the app calls after the frame
 that shows the input, writes the first chunk and wakes the task for the rest. A new
 announcement cuts the one playing (the I2S made again: deinit, then init, drop the DMA's
-contents); when writes of the old one are still on their way to DMA, the task cuts it at
-the next one (within a chunk, 32 ms) and yields once for their handler calls.
+contents); when writes of the old one are still on their way to DMA, the task cuts it and
+yields once for their handler calls.
 
 Playing, in the ESP32 port's non-blocking mode (ports/esp32/machine_i2s.c, v1.23.0): write()
 hands the buffer to a FreeRTOS queue of depth one and returns; the port's task copies it into
@@ -111,6 +111,8 @@ class Speaker:
         self._ready, self._said = self._said, None
         if self._written == self._sent:
             self._play_ready()
+        else:  # the task, perhaps waiting for a handler call that never comes (the port's
+            self._flag.set()  # mp_sched_schedule drops one when its queue is full)
         self._go.set()
 
     def stop(self):
@@ -133,8 +135,7 @@ class Speaker:
                     continue
                 if self._items is None:
                     break
-                # A new announcement is seen at the next write into DMA: within a chunk.
-                await flag.wait()
+                await flag.wait()  # a write in DMA, or start(): a new announcement
                 if self._items is not None and self._ready is None:  # configure() may end it
                     self._pump()
 
