@@ -67,21 +67,31 @@ def test_non_blocking_writes_play_in_order_with_one_call_each(make_board):
     assert board.audio.rate == 8000
 
 
-DROPPED = SOUND + """
+# writes of 0.2 s each over a 0.128 s DMA: the first waits for room, the second in the queue
+WRITES_THEN = SOUND + """
 i2s.irq(lambda port: calls.append(1))
-for k in range(3):  # 0.2 s each, over a 0.128 s DMA: the first waits for room, the second in the queue
+for k in range(%d):
     i2s.write(chunk(k) + chunk(k + 3))
+%s
 wait_ms(700)
 print("calls", len(calls), "end")
 """
 
 
 def test_a_write_while_one_is_copied_and_one_queued_is_dropped(make_board):
-    board = make_board(main=DROPPED)
+    board = make_board(main=WRITES_THEN % (3, ""))
     out = board.wait_output(b"end", timeout=15)
     assert b"calls 2 end" in out, out
     samples = sound(played(board, 3200))
     assert samples == chunk(0) + chunk(3) + chunk(1) + chunk(4)  # the third write never played
+
+
+def test_deinit_calls_back_the_write_being_copied_and_drops_the_queued_one(make_board):
+    # i2s_channel_disable makes the port's task quit the write it copies, which then
+    # schedules its handler; deinit deletes the task with the queued write
+    board = make_board(main=WRITES_THEN % (2, "i2s.deinit()"))
+    out = board.wait_output(b"end", timeout=15)
+    assert b"calls 1 end" in out, out
 
 
 CUT = SOUND + """

@@ -58,6 +58,8 @@ class I2S:
 
     def deinit(self):
         if self._on:  # i2s_del_channel: what the DMA memory holds is never played
+            if self._handler and self._waiting:  # i2s_channel_disable ends the write the
+                self._waiting -= 1  # port's task copies, which then schedules its handler
             self._drop(0)
             self._on = False
 
