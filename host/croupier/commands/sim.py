@@ -13,7 +13,7 @@ def add_arguments(parser):
     parser.add_argument("--link", metavar="PATH", help="make PATH a symlink to the board's serial port")
     parser.add_argument("--flash", metavar="FILE",
                         help="flash image (created with the firmware and the voices if missing; default: temporary)")
-    parser.add_argument("--heap", metavar="SIZE", help="MicroPython heap for the firmware, e.g. 1m (default: what the firmware needs on this 64-bit port, croupier.sim.FIRMWARE_HEAP)")
+    parser.add_argument("--heap", metavar="SIZE", help="MicroPython heap for the firmware, e.g. 1m (default: what the firmware needs on this 64-bit port with the voices, croupier.sim.board.SPEAKING_HEAP)")
     parser.add_argument("--baud", metavar="N", type=int, help="limit the serial line to N baud (8N1)")
     parser.add_argument("--rtc", action="store_true",
                         help="fit the optional DS3231 clock module (its time is kept in FILE.rtc beside the flash image)")

@@ -31,8 +31,11 @@ from croupier.sim.side import SideChannel
 
 # The heap a virtual board gives the firmware unless told otherwise: the one place that
 # sets it (CROUPIER_TEST_HEAP overrides it). Above the ESP32's because the unix port is a
-# 64-bit build; the smallest at which everything passes (docs/benchmarks.md, "Heap").
+# 64-bit build; the smallest at which everything passes (docs/benchmarks.md, "Heap"). A
+# board with the voices speaks every input: its longest session needs 160 KB
+# (docs/benchmarks.md, "Speech"), so `croupier sim` never runs short.
 FIRMWARE_HEAP = os.environ.get("CROUPIER_TEST_HEAP", "136k")
+SPEAKING_HEAP = os.environ.get("CROUPIER_TEST_HEAP", "168k")
 SIM_HEAP = 64 * 1024  # for the emulation (46 KB at boot): _sim_boot.hold_back holds back the rest
 SOFT_REBOOT_CODES = {3: "friendly", 4: "raw"}  # exit codes of mpy/_sim_boot.py
 # The MicroPython releases whose ESP32 console the board can model (_sim_stdio): the
@@ -81,7 +84,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self.pace = paces.profile(pace)
         self._pins = load_pins()
         self.labels = self._pins["keypad"]["labels"]
-        self.heap = toolchain.heap_bytes(FIRMWARE_HEAP if heap is None else heap)
+        self.heap = toolchain.heap_bytes(heap if heap is not None else SPEAKING_HEAP if voices else FIRMWARE_HEAP)
         self.link = Path(link) if link else None
         self._flash_arg = Path(flash) if flash else None
         self._firmware = firmware
