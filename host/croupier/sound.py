@@ -78,26 +78,27 @@ class LivePlayer:
             self._proc = None
 
 
-def play_live(board, err=sys.stderr):
+def play_live(board):
     """A LivePlayer on the first player found on PATH; None, said in one line, when none is."""
     for name in PLAYERS:
         found = shutil.which(name)
         if found:
             return LivePlayer(board, found)
-    print("no audio player on PATH (%s): the board's speech is not played" % ", ".join(PLAYERS), file=err)
+    print("no audio player on PATH (%s): the board's speech is not played" % ", ".join(PLAYERS),
+          file=sys.stderr)
     return None
 
 
-def save_wav(board, path, out=sys.stdout):
+def save_wav(board, path):
     """Write what the board's speaker played to the WAV file path, and say so in one line."""
     audio = board.audio
     pcm = audio.pcm()
     if audio.rate is None:
-        print("the board played no sound: %s not written" % path, file=out)
+        print("the board played no sound: %s not written" % path)
         return
     with wave.open(str(path), "wb") as wav:
         wav.setnchannels(audio.channels)
         wav.setsampwidth(audio.bits // 8)
         wav.setframerate(audio.rate)
         wav.writeframes(pcm)
-    print("speech recorded: %s (%.1f s)" % (path, len(pcm) / (audio.rate * audio.bits // 8 * audio.channels)), file=out)
+    print("speech recorded: %s (%.1f s)" % (path, len(pcm) / (audio.rate * audio.bits // 8 * audio.channels)))
