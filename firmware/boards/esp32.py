@@ -81,21 +81,23 @@ def i2s(rate, ibuf):
                bits=16, format=I2S.MONO, rate=rate, ibuf=ibuf)
 
 
-def speaker(playing=None):
+def speaker(playing=None, values=None):
     """The speaker's player when the voice is on and its language's bank is on the flash,
     else None: a box without a voice loads none of it (nor the words). playing: the player
-    made before, given the settings as they are now and returned."""
+    made before, given the settings as they are now and returned. values: the settings the
+    voice menu just stored (None: read them from the flash)."""
     import os
-    import croupier
 
     try:
         os.stat(VOICE_DIR)
     except OSError:
         return None  # no voices on this box: nothing read, nothing loaded
-    from croupier import settings
+    if values is None:
+        import croupier
+        from croupier import settings
 
-    values = settings.load(SETTINGS)
-    croupier.drop_module("croupier.settings")  # the voice menu loads it again when shown
+        values = settings.load(SETTINGS)
+        croupier.drop_module("croupier.settings")  # the voice menu loads it again when shown
     if not values["voice"]:
         return None
     try:

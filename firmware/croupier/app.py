@@ -110,10 +110,11 @@ class App:
             self.ui.on_voice = self._voice
             self.controller.subscribe(self._speak)
 
-    def _voice(self):
-        """The speaker and its task as the settings and the banks on flash have it now: with
-        the voice off or its bank missing, none, and none of its modules loaded."""
-        speaker = self.board.speaker(self.speaker)
+    def _voice(self, values=None):
+        """The speaker and its task as the settings (values: as just stored, else read from
+        the flash) and the banks on flash have it now: with the voice off or its bank
+        missing, none, and none of its modules loaded."""
+        speaker = self.board.speaker(self.speaker, values)
         if speaker is self.speaker:
             return  # none before and none now, or the same one with its new settings
         self._quiet()

@@ -58,7 +58,7 @@ class Board:
     def rtc(self):
         return None  # no clock module fitted
 
-    def speaker(self, playing=None):
+    def speaker(self, playing=None, values=None):
         return None  # no voice
 
 

@@ -52,7 +52,7 @@ class Ui:
         self.on_change = on_change or (lambda: None)
         self.clock = clock  # () -> ticks_ms; None: only tick() moves the time
         self.settings = settings  # the settings file (croupier.settings); None: no voice menu
-        self.on_voice = None  # () -> None: the voice settings changed (the app's speaker)
+        self.on_voice = None  # (settings) -> None: the voice settings stored (the app's speaker)
         self.screen = None
         self.news = []  # queued announcements, the first one on screen
         self.news_since = 0

@@ -34,4 +34,4 @@ class Voice:
             return
         self.values = changed
         if ui.on_voice is not None:
-            ui.on_voice()  # the app makes the speaker again as the settings now say
+            ui.on_voice(changed)  # the app makes the speaker again as the settings now say
