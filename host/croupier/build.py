@@ -111,7 +111,7 @@ def build_firmware(source: Path = None, cache_root: Path = None) -> Path:
             files[target.relative_to(work).as_posix()] = file_hash(target)
         return files
 
-    _build(staging, fill)
+    cached_build(staging, fill)
     return staging
 
 
@@ -119,23 +119,24 @@ def with_voices(staging: Path) -> Path:
     """A cached folder holding the firmware build `staging` and the synthesized voice banks
     (croupier.voice.defaults), with one manifest of both: what `croupier flash` and a
     speaking virtual board put on the flash."""
-    from croupier.voice.defaults import default_banks
+    from croupier.voice.defaults import BANK_FOLDER, bank_path, default_banks
+    from croupier.voice.synth import LANGUAGES
 
     banks = default_banks()
-    voices = {p.relative_to(banks).as_posix(): file_hash(p) for p in banks.rglob("*") if p.is_file()}
+    voices = {bank_path(lang): file_hash(banks / bank_path(lang)) for lang in LANGUAGES}
 
     def fill(work):
         shutil.copytree(staging, work, dirs_exist_ok=True)
-        shutil.copytree(banks, work, dirs_exist_ok=True)
+        shutil.copytree(banks / BANK_FOLDER, work / BANK_FOLDER, dirs_exist_ok=True)
         return dict(read_manifest(staging), **voices)
 
     key = hashlib.sha256(json.dumps(voices, sort_keys=True).encode()).hexdigest()[:16]
     target = staging.parent.parent / "board" / ("%s-%s" % (staging.name, key))
-    _build(target, fill)
+    cached_build(target, fill)
     return target
 
 
-def _build(target: Path, fill):
+def cached_build(target: Path, fill):
     """Make the cached build `target` unless it is there: fill(work) puts the files into a
     fresh folder and returns their {path: sha256}, written as the manifest; the folder then
     becomes `target` at once, so no reader sees half a build."""

@@ -3,17 +3,16 @@ board's own module, in its order), said as host/croupier/voice/lexicon.py writes
 player names. The word banks are built once per (inventory, lexicon, synthesizer, converter)
 and cached, as the firmware build is."""
 import hashlib
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 from croupier import words
+from croupier.build import cached_build, file_hash
 from croupier.paths import cache_dir
 from croupier.voice import bank, synth
 
-# The converter's own code is part of the cache key: a change to it makes new banks.
-CONVERTER = ("bank.py", "pcm.py", "synth.py")
+# The converter's own code, and the code that lays out the cached folder, is part of the
+# cache key: a change to it makes new banks.
+CONVERTER = ("bank.py", "defaults.py", "pcm.py", "synth.py")
 BANK_FOLDER = "voice"  # on the board, and in the cached folder that mirrors it
 
 
@@ -65,20 +64,12 @@ def _key() -> str:
 
 def default_banks() -> Path:
     """A cached folder holding voice/fr.vox and voice/en.vox: the synthesized word banks."""
-    cache = cache_dir("voice")
-    target = cache / _key()
-    if target.is_dir():
-        return target
-    work = Path(tempfile.mkdtemp(prefix=".voice-", dir=cache))
-    try:
+    def fill(work):
         (work / BANK_FOLDER).mkdir()
         for lang in synth.LANGUAGES:
             (work / bank_path(lang)).write_bytes(word_bank(lang))
-        try:
-            os.rename(work, target)  # atomic: a concurrent build of the same banks may win
-        except OSError:
-            if not target.is_dir():
-                raise
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        return {bank_path(lang): file_hash(work / bank_path(lang)) for lang in synth.LANGUAGES}
+
+    target = cache_dir("voice") / _key()
+    cached_build(target, fill)
     return target
