@@ -60,6 +60,8 @@ def render(lang: str, texts):
     if lang not in LANGUAGES:
         raise ValueError("the voice's language is one of %s, not %r" % (", ".join(LANGUAGES), lang))
     _loader()
+    if not texts:  # an empty roster's bank: nothing to say, no interpreter to start
+        return []
     package_root = str(Path(__file__).resolve().parents[2])  # the folder holding croupier/
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])))
     proc = subprocess.run([sys.executable, "-m", "croupier.voice.synth", lang, str(WORDS_PER_MINUTE)],
