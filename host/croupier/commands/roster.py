@@ -4,6 +4,7 @@ from contextlib import ExitStack
 
 from croupier.cli import add_port_option
 from croupier.commands.common import board_port, connect_board, copy_progress, reports_errors
+from croupier.voice import LANGUAGES
 
 HELP = "push player names to the board and their spoken names (or clear them with --clear)"
 
@@ -12,7 +13,7 @@ def add_arguments(parser):
     add_port_option(parser)
     parser.add_argument("names", nargs="*", metavar="NAME", help="player names, in the order to offer them")
     parser.add_argument("--clear", action="store_true", help="remove every name from the board's roster")
-    parser.add_argument("--lang", choices=("fr", "en"), default="fr",
+    parser.add_argument("--lang", choices=LANGUAGES, default="fr",
                         help="the voice that says the names (default: fr, as the box's default voice)")
     parser.add_argument("--no-voice", action="store_true",
                         help="push the names only: leave the spoken names on the board as they are")

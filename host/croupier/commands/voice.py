@@ -4,6 +4,7 @@ from contextlib import ExitStack
 
 from croupier.cli import add_port_option
 from croupier.commands.common import board_port, copy_progress, reports_errors
+from croupier.voice import LANGUAGES
 
 HELP = "make your own recordings (one WAV file a word) the board's voice, or --default for the synthesized one"
 
@@ -15,7 +16,7 @@ def add_arguments(parser):
                         help="a folder holding one WAV file a word, named after it (quarante.wav, ...): PCM of "
                              "8, 16, 24 or 32 bits, mono or stereo, any rate")
     source.add_argument("--default", action="store_true", help="put the synthesized voice back")
-    parser.add_argument("--lang", choices=("fr", "en"),
+    parser.add_argument("--lang", choices=LANGUAGES,
                         help="the language of the voice (default: fr with --from; both with --default)")
 
 
@@ -24,7 +25,6 @@ def banks_wanted(args) -> dict:
     touched when a recording is missing or unusable."""
     from croupier.voice.defaults import bank_path, default_banks
     from croupier.voice.recordings import bank_from
-    from croupier.voice.synth import LANGUAGES
 
     if args.folder:
         lang = args.lang or "fr"

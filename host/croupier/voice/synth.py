@@ -16,7 +16,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-LANGUAGES = ("fr", "en")
+from croupier.voice import LANGUAGES
+
 # A little quicker than espeak-ng's 175: a total is said before the next card comes, and the
 # English words fit 300 KB (280,005 bytes at 190; 303,511 at 175).
 WORDS_PER_MINUTE = 190
