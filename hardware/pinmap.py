@@ -140,13 +140,19 @@ def _i2c(data):
     return _int(i2c, "address", "i2c", 0x08, 0x77), _int(i2c, "freq", "i2c", 10000, 1000000)
 
 
+def _optional(data, key, fields):
+    """pins.json's optional object `key` (with `fields`), or None when it is absent."""
+    entry = data.get(key)
+    if entry is not None and not isinstance(entry, dict):
+        raise PinMapError("pins.json: %r must be an object with %s" % (key, fields))
+    return entry
+
+
 def _rtc(data, oled_address):
     """The optional `rtc` entry: a clock module sharing the OLED's I2C bus, or None."""
-    rtc = data.get("rtc")
+    rtc = _optional(data, "rtc", "part and address")
     if rtc is None:
         return None
-    if not isinstance(rtc, dict):
-        raise PinMapError("pins.json: 'rtc' must be an object with part and address")
     _text(rtc, "part", "rtc")
     if _int(rtc, "address", "rtc", 0x08, 0x77) == oled_address:
         raise PinMapError("rtc: address %d is the OLED's: two parts on one bus need two addresses" % oled_address)
@@ -155,11 +161,9 @@ def _rtc(data, oled_address):
 
 def _amp(data, by_name):
     """The optional `amp` entry: an I2S amplifier on the AMP_SIGNALS pins, or None."""
-    amp = data.get("amp")
+    amp = _optional(data, "amp", "part and note")
     if amp is None:
         return None
-    if not isinstance(amp, dict):
-        raise PinMapError("pins.json: 'amp' must be an object with part and note")
     name = _text(amp, "part", "amp")
     _text(amp, "note", "amp")
     missing = [signal for signal in AMP_SIGNALS if signal not in by_name]
