@@ -91,7 +91,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
         self._voices = voices
         self.oled = SSD1306()
         self._lock = threading.RLock()
-        self.audio = Audio(self._lock, self._emit, lambda port: self._send(bytes((channel.I2S_DONE, port, 0, 0))))
+        self.audio = Audio(self._lock, self._emit, lambda port: self._send(channel.i2s_done(port)))
         self.received = 0  # bytes the host wrote to the serial port (before line faults)
         self._fit_rtc = rtc
         self.rtc = None  # the DS3231 model once start() fitted it

@@ -28,7 +28,7 @@ I2S_OFF = ord("O")  # arg: I2S id, +0x80 to keep what is in DMA -> REPLY once dr
 KEYS = ord("K")
 ARM_CUT = ord("C")
 REPLY = ord("R")
-I2S_DONE = ord("A")  # [A, I2S id, 0, 0]: a write is wholly in DMA memory
+I2S_DONE = ord("A")  # i2s_done(): a write is wholly in DMA memory
 NO_PAYLOAD = (I2C_READ, HELLO, FLASH_WRITE, I2S_OFF)
 
 
@@ -70,3 +70,6 @@ def arm_cut(writes: int, tear: bool) -> bytes:
 def reply(status: int, payload: bytes = b"") -> bytes:
     return struct.pack("<BBH", REPLY, status, len(payload)) + payload
 
+
+def i2s_done(port: int) -> bytes:
+    return bytes((I2S_DONE, port, 0, 0))
