@@ -21,13 +21,12 @@ class Dma:
     def take(self, now):
         """-> (the bytes played since the last call, how many writes went wholly into DMA memory)."""
         n = min(len(self.queue), int((now - self.since) * self.byte_rate) // self.frame * self.frame)
-        played = bytes(self.queue[:n])
+        played = bytes(memoryview(self.queue)[:n])  # one copy (a bytearray slice is one more)
         del self.queue[:n]
         self.since += n / self.byte_rate
-        self.ends = [end - n for end in self.ends]
-        done = len([end for end in self.ends if end <= self.capacity])
-        del self.ends[:done]
-        return played, done
+        waiting = len(self.ends)
+        self.ends = [end - n for end in self.ends if end - n > self.capacity]  # ascending
+        return played, waiting - len(self.ends)
 
     def wait(self, now):
         """Seconds until the oldest waiting write is wholly in DMA memory, or until what
