@@ -33,7 +33,7 @@ _head = bytearray(4)
 _reply = bytearray(4)
 on_keys = None  # set by machine: called after the key state changed
 on_i2s = None  # set by machine: called with an I2S id when one of its writes is in DMA memory
-on_polled = None  # set by machine: called once poll() took the messages in (I2S handlers)
+on_polled = None  # called once poll() took the messages in: set by on_i2s while handlers are due
 
 
 def connect(path):

@@ -101,10 +101,11 @@ class I2S:
 
     def _done(self):
         """The oldest waiting write is wholly in DMA memory (or was dropped: the supervisor's
-        word was on its way). Taken in as key changes are: when the board reads a pin, idles
-        or waits on a flag; and _i2s_polled() then schedules the handler."""
+        word was on its way). Taken in as key changes are (a pin read, idling, a flag's wait),
+        and the poll() that took it schedules the handler: once, as it runs on every pin read."""
         if self._waiting:
             self._waiting -= 1
+            _ch.on_polled = _i2s_polled
 
     def _flush(self):
         """Schedule the handlers of the writes in DMA memory (the port's task does it as each
@@ -158,11 +159,11 @@ def _shift(buf, words: int, bits: int, by: int):
 
 
 def _i2s_polled():
-    """After the board took the supervisor's messages in: the I2S handlers now due."""
+    """After the board took a write's 'A' in: the I2S handlers now due (an off port has none)."""
+    _ch.on_polled = None
     for port in I2S._ports:
-        if port and port._on:
+        if port:
             port._flush()
 
 
 _ch.on_i2s = lambda id: I2S._ports[id]._done()
-_ch.on_polled = _i2s_polled
