@@ -79,7 +79,7 @@ class Audio:
                 self._went_quiet(time.monotonic())
 
     def write(self, port, samples, last):
-        """A write's bytes (in parts of up to 64 KB: `last` marks its end)."""
+        """A write's bytes (in parts of up to 32 KB: `last` marks its end)."""
         dma = self._ports.get(port)
         if dma is None:
             return  # the board writes to ports it turned on: only a write racing a reset comes here
@@ -91,9 +91,8 @@ class Audio:
                 self._pcm += bytes(int(gap * dma.byte_rate) // dma.frame * dma.frame)
             self._quiet_since = None
         dma.queue += samples
-        if last:
+        if last:  # its 'A' goes when the I/O loop next advances, as the messages are handled
             dma.ends.append(len(dma.queue))
-        self.advance()
 
     def advance(self):
         """Play up to now: record what left each DMA, tell the board of writes now in DMA."""
