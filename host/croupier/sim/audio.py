@@ -45,7 +45,7 @@ class Audio:
         self._lock, self._emit, self._send_done = lock, emit, send_done
         self._ports = {}  # I2S id -> Dma, while the port is on (TX only)
         self._pcm = bytearray()
-        self._quiet_since = None  # when the line last went quiet (None: it never played)
+        self._ended = 0.0  # when the last sound ended: played out, or cut by its port's turning off
         self.rate, self.bits, self.channels = None, 16, 1  # the last port turned on
 
     def pcm(self) -> bytes:
@@ -76,7 +76,8 @@ class Audio:
                 dma.ends.clear()
             elif dma:
                 del self._ports[each]
-                self._went_quiet(time.monotonic())
+                if dma.queue:
+                    self._ended = time.monotonic()
 
     def write(self, port, samples, last):
         """A write's bytes (in parts of up to 32 KB: `last` marks its end)."""
@@ -86,10 +87,9 @@ class Audio:
         self.advance()
         if not dma.queue:  # the line was quiet: the sound starts now
             dma.since = time.monotonic()
-            if self._quiet_since is not None and self._pcm:
-                gap = min(GAP_KEPT, dma.since - self._quiet_since)
+            if self._pcm and not any(each.queue for each in self._ports.values()):  # after a pause
+                gap = min(GAP_KEPT, dma.since - self._ended)
                 self._pcm += bytes(int(gap * dma.byte_rate) // dma.frame * dma.frame)
-            self._quiet_since = None
         dma.queue += samples
         if last:  # its 'A' goes when the I/O loop next advances, as the messages are handled
             dma.ends.append(len(dma.queue))
@@ -102,15 +102,10 @@ class Audio:
             if played:
                 self._pcm += played
                 self._emit("audio", played)
-                if not dma.queue:
-                    self._went_quiet(dma.since)
+                if not dma.queue:  # the latest end counts: two ports may end in one advance
+                    self._ended = max(self._ended, dma.since)
             for _ in range(done):
                 self._send_done(port)
-
-    def _went_quiet(self, at):
-        # the first moment counts: a port turned off after its sound ended keeps the pause
-        if self._quiet_since is None and not any(dma.queue for dma in self._ports.values()):
-            self._quiet_since = at
 
     def wait(self):
         """Seconds until advance() has something to do (None: nothing plays)."""
