@@ -46,15 +46,18 @@ def rom(tmp_path):
         proc.stdout.close()
 
 
-ESPTOOL_TRIES = 2  # the test's own reads and writes of the mock's flash: the mock's pty garbles
-# a SLIP frame now and then under a parallel suite's load ("Serial data stream stopped"), a
-# fault of the test's window onto the flash, not of the command under test
+ESPTOOL_TRIES = 2  # the mock's pty garbles a SLIP frame now and then under a parallel suite's
+# load ("Failed to read flash (result was 0105)"): a fault of the test's window onto the flash
 
 
 def esptool(port, *args):
+    """The test's own window onto the mock's flash. --no-stub: the mock's pty cannot reset it,
+    so a stub left running would meet the next esptool, the command's, which then finds the
+    stub "already running" while the mock's session answers as the ROM (an MD5 "result was
+    6238": ASCII hex where the stub's binary digest was due)."""
     for _ in range(ESPTOOL_TRIES):
-        proc = subprocess.run([sys.executable, "-m", "esptool", "--port", port, *args], capture_output=True,
-                              text=True, timeout=FLASH_TIMEOUT, stdin=subprocess.DEVNULL)
+        proc = subprocess.run([sys.executable, "-m", "esptool", "--no-stub", "--port", port, *args],
+                              capture_output=True, text=True, timeout=FLASH_TIMEOUT, stdin=subprocess.DEVNULL)
         if proc.returncode == 0:
             return
     assert proc.returncode == 0, proc.stdout + proc.stderr
