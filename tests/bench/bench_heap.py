@@ -131,7 +131,7 @@ def import_costs():
                 costs[name] = int(size)
         free = [int(line.split()[1]) for line in board_exec(vb, AFTER_BOOT).splitlines()
                 if line.startswith("FREE ")]
-    in_use = toolchain.bare_free(toolchain.micropython(), toolchain.heap_bytes(MEASURE_HEAP)) - free[0]
+    in_use = toolchain.bare_free(toolchain.unix_port().command, toolchain.heap_bytes(MEASURE_HEAP)) - free[0]
     return costs, in_use
 
 

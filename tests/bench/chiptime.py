@@ -98,7 +98,7 @@ def extra_cpu_seconds(idle, busy, heap, path, starts, runs) -> float:
     of `runs` of busy. CPU time, so other processes of a busy host only ever slow a run
     (through the caches they share), never enter it."""
     def cpu_seconds(code):
-        proc = subprocess.Popen([toolchain.micropython(), "-X", "heapsize=%d" % heap, "-c", code],
+        proc = subprocess.Popen([*toolchain.unix_port().command, "-X", "heapsize=%d" % heap, "-c", code],
                                 env=dict(os.environ, MICROPYPATH=str(path)), stdout=subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = status

@@ -12,7 +12,7 @@ DUMP = Path(__file__).with_name("image_dump.py")
 def read_files(image) -> dict:
     """{path on the board: bytes} of every file in the image; directories map to None.
     RuntimeError when the image does not mount."""
-    proc = subprocess.run([toolchain.micropython(), str(DUMP), str(image)], capture_output=True,
+    proc = subprocess.run([*toolchain.unix_port().command, str(DUMP), str(image)], capture_output=True,
                           text=True, timeout=60,
                           env=dict(os.environ, MICROPYPATH=str(toolchain.board_modules())))
     if proc.returncode:

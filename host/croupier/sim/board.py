@@ -152,8 +152,8 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
             if self._fit_rtc:
                 self.rtc = DS3231(cell_of(self.flash), self._pins["rtc"]["address"])
             self._modules = toolchain.board_modules()
-            self._micropython = toolchain.micropython()
-            self._free = toolchain.bare_free(self._micropython, self.heap)
+            self._unix_port = toolchain.unix_port()
+            self._free = toolchain.bare_free(self._unix_port.command, self.heap)
             self._serial, self._serial_slave = _raw_pty()  # the slave kept open: clients come and go
             self.port = os.ttyname(self._serial_slave)
             if self.link:
@@ -286,7 +286,7 @@ class VirtualBoard(SerialRelay, SideChannel, Faults):
                 "I2C_MORE": self.rtc.address if self.rtc else "",
             }.items()})
             self._proc = subprocess.Popen(
-                [self._micropython, "-X", "heapsize=%d" % (self.heap + SIM_HEAP), "-m", "_sim_boot"],
+                [*self._unix_port.command, "-X", "heapsize=%d" % (self.heap + SIM_HEAP), "-m", "_sim_boot"],
                 stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
                 pass_fds=(waiting,), preexec_fn=_die_with_parent)
         finally:

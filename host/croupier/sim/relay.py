@@ -2,7 +2,8 @@
 
 Into the board: the serial-port pty at 115200 baud (line.Line, with its faults), the UART's
 FIFO and the 259-byte ring that is the console pty, counting what overflows
-(croupier.sim.uart); a 0x03 becomes SIGINT. Out: the board's output, kept for wait_output().
+(croupier.sim.uart); a 0x03 becomes the unix port's Ctrl-C signal (toolchain.unix_port). Out:
+the board's output, kept for wait_output().
 """
 import fcntl
 import os
@@ -108,11 +109,15 @@ class SerialRelay:
         self._flush_rx()
 
     def _interrupt(self):
-        """A Ctrl-C: SIGINT, as the UART's interrupt character schedules a KeyboardInterrupt."""
-        now = time.monotonic()
-        if self._proc and now - self._last_interrupt > 0.1:  # a second one pending exits the unix port's interpreter
-            os.kill(self._proc.pid, signal.SIGINT)
+        """A Ctrl-C, as the UART's interrupt character schedules a KeyboardInterrupt."""
+        if not self._proc:
+            return
+        if self._unix_port.interrupt == signal.SIGINT:  # a port built by hand: a second one
+            now = time.monotonic()  # still pending exits its interpreter
+            if now - self._last_interrupt <= 0.1:
+                return
             self._last_interrupt = now
+        os.kill(self._proc.pid, self._unix_port.interrupt)
 
     def _ring_queued(self):
         """Bytes in the ring (the console's queue): its slave end, opened for a moment, tells."""

