@@ -81,6 +81,23 @@ esp32_ctrl_c = pytest.mark.skipif(toolchain.unix_port().interrupt != signal.SIGU
 
 
 @esp32_ctrl_c
+def test_a_ctrl_c_waiting_for_a_booting_board_always_reaches_its_repl(make_board):
+    """Typed while the board is off, the bytes reach it as it boots: the Ctrl-C stops boot.py
+    or main.py (or lands between them) and the REPL takes the Ctrl-A after it, each time."""
+    board = make_board(main="while True:\n    pass\n", files={"boot.py": "import machine\nmachine.freq(240000000)\n"})
+    with serial.Serial(board.port, timeout=10) as port:
+        for _ in range(5):
+            board.power_off()
+            board.wait_off()
+            mark = board.mark()
+            port.write(b"\r\x03\r\x01")
+            port.flush()
+            board.restart()
+            board.wait_output(b"raw REPL; CTRL-B to exit\r\n>", since=mark)
+    assert board.crashes == 0
+
+
+@esp32_ctrl_c
 def test_a_ctrl_c_lands_after_the_c_function_it_came_during(make_board):
     """The ESP32's UART interrupt schedules the KeyboardInterrupt: the VM raises it at its next
     branch, so a C function running when the Ctrl-C came (sum over a range) ends first."""

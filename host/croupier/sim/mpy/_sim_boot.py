@@ -58,8 +58,12 @@ def execute(code, g, mode, name, raw):
         exec(compile(code, name, mode), g)
     except BaseException as e:  # noqa: B902 (KeyboardInterrupt included: print it, go on)
         error = e
-    while micropython.heap_unlock():  # a program that left the heap locked: the REPL needs it
-        pass
+    # A program may leave the heap locked; the REPL needs it unlocked. heap_unlock() on an
+    # unlocked heap wraps the 16-bit depth (py/mpstate.h) to 32,767 locks, so the depth is
+    # read first: a lock, then an unlock, with no branch between where a Ctrl-C could land.
+    micropython.heap_lock()
+    for _ in range(micropython.heap_unlock()):
+        micropython.heap_unlock()
     if raw:
         write("\x04")
     if error is not None and not isinstance(error, SystemExit):
@@ -270,11 +274,12 @@ def main():
     _touch_heap()
     g = {"__name__": "__main__"}
     ballast = hold_back(free)  # noqa: F841 (held while main runs: as long as the board)
-    micropython.kbd_intr(3)
-    # 'B' booted: serial input may flow now, and a paced board's throttle starts.
-    ch.request(66, 0, 0, None)
+    micropython.kbd_intr(3)  # a unix port built by hand: its SIGINT (unixport.py's is SIGUSR1)
     try:
         try:
+            # 'B' booted: serial input may flow now, and a paced board's throttle starts; a
+            # Ctrl-C from here on skips what is left of the scripts, as one in boot.py does
+            ch.request(66, 0, 0, None)
             if run_file("boot.py", g) and not raw_mode:
                 run_file("main.py", g)
         except KeyboardInterrupt:  # a Ctrl-C between the scripts' own handlers
