@@ -15,6 +15,7 @@ FIRST_BOOT_TIMEOUT = 15.0  # the same for a MicroPython just written: its first 
 JOURNAL_DIR = "/journal"  # the board's journal folder (boards/esp32.py JOURNAL_DIR)
 RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 MARK = "CROUPIER-PROBE"
+RESTART = b"\x02\x04"  # from either REPL at its prompt: the friendly one, then a soft reset (main.py runs)
 # The version as the release names it: "1.23.0", "1.29.0-preview" (py/modsys.c: a 4th item since 1.22).
 _SCRIPT = """import sys, os
 try:
@@ -44,9 +45,11 @@ def _read_until(port, marker, deadline):
     return bytes(seen)
 
 
-def probe(port_name, timeout=PROBE_TIMEOUT):
+def probe(port_name, timeout=PROBE_TIMEOUT, restart=True):
     """Board(...) from the MicroPython on `port_name`, or None when no MicroPython answers.
-    The program it interrupted is started again (soft reset) before returning."""
+    With restart, the program it interrupted is started again (soft reset) before returning;
+    else an answering board is left at the raw REPL, where mpremote finds it at once: a
+    program just starting again may take in mpremote's Ctrl-C as it boots and lose it."""
     port = open_serial(port_name)
     try:
         deadline = time.monotonic() + timeout
@@ -59,7 +62,8 @@ def probe(port_name, timeout=PROBE_TIMEOUT):
                 return None
         port.write(_SCRIPT.encode() + b"\x04")
         out = _read_until(port, b"\x04>", deadline)
-        port.write(b"\x02\x04")  # back to the friendly REPL, soft reset: main.py runs again
+        if restart or out is None:
+            port.write(RESTART)
         if out is None:
             return None
         for line in out.decode("ascii", "replace").splitlines():
@@ -67,6 +71,16 @@ def probe(port_name, timeout=PROBE_TIMEOUT):
             if len(words) == 4:
                 return Board(words[1], int(words[2]), int(words[3]))
         return None
+    finally:
+        port.close()
+
+
+def restart(port_name):
+    """Start the board's program again from the REPL a probe or mpremote left it at."""
+    port = open_serial(port_name)
+    try:
+        port.write(RESTART)
+        port.flush()
     finally:
         port.close()
 

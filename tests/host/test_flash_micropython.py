@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -236,6 +237,10 @@ def test_a_micropython_that_cannot_run_the_firmware_is_named_before_anything_is_
     assert "the board runs" not in out and "copying" not in out, out
     assert len(repl.scripts_run()) == 1 and MARK.encode() in repl.scripts_run()[0], \
         "only the probe ran on the board: %r" % repl.scripts_run()
+    deadline = time.monotonic() + 5
+    while not repl.received.endswith(b"\x02\x04") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert repl.received.endswith(b"\x02\x04"), "the program it stopped starts again (soft reset)"
 
 
 def test_a_journal_on_a_board_whose_firmware_does_not_answer_is_never_erased(fake_repl, tmp_path):

@@ -1,6 +1,6 @@
 """`croupier flash`: deploy the firmware and the voices (only changed files), optionally
 MicroPython first."""
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from pathlib import Path
 
 from croupier.cli import add_db_option, add_port_option
@@ -95,10 +95,11 @@ def check_image_release(image, path):
 
 def check_micropython(port, staging, just_written):
     """Stop, in one line, unless the board's MicroPython is a supported release that loads the
-    firmware's .mpy files; asked through the raw REPL before anything is copied."""
+    firmware's .mpy files; asked through the raw REPL before anything is copied, where the
+    board is left for mpremote."""
     from croupier.repl import FIRST_BOOT_TIMEOUT, PROBE_TIMEOUT, cannot_load, probe
 
-    board = probe(port, FIRST_BOOT_TIMEOUT if just_written else PROBE_TIMEOUT)
+    board = probe(port, FIRST_BOOT_TIMEOUT if just_written else PROBE_TIMEOUT, restart=False)
     problem = cannot_load(board, staging, port)
     if problem:
         raise LinkError(problem)
@@ -135,6 +136,7 @@ def run(args):
     from croupier.build import BuildError, build_firmware, read_manifest, with_voices
     from croupier.deploy import DeployError, deploy
     from croupier.esp_image import read_image
+    from croupier.repl import restart
 
     image = None
     if args.micropython:
@@ -154,11 +156,16 @@ def run(args):
     with board_port(args.port) as port, hold(port):
         if image is not None:
             write_micropython(port, image, args)
-        check_micropython(port, staging, just_written=image is not None)
-        manifest, kept = voice_banks_kept(port, manifest, args.no_voice)
-        with ExitStack() as bar:
-            progress = copy_progress(bar, "copying files", "the board's files match the build")
-            report = deploy(port, staging, manifest, progress=progress, keep=kept)
+        try:  # from the probe to deploy's own reset, the board's program is stopped
+            check_micropython(port, staging, just_written=image is not None)
+            manifest, kept = voice_banks_kept(port, manifest, args.no_voice)
+            with ExitStack() as bar:
+                progress = copy_progress(bar, "copying files", "the board's files match the build")
+                report = deploy(port, staging, manifest, progress=progress, keep=kept)
+        except BaseException:
+            with suppress(OSError, LinkError):  # (a port gone since: nothing to restart)
+                restart(port)  # a refused or failed flash leaves the box running what it ran
+            raise
     print("%s copied, %d stale removed, %d unchanged; board answers: fw %s, board %s, device %s"
           % (count(len(report.copied), "file"), len(report.removed), report.unchanged, report.hello.get("fw"),
              report.hello.get("board"), report.hello.get("device")))
