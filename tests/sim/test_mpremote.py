@@ -111,3 +111,21 @@ def test_a_ctrl_c_lands_after_the_c_function_it_came_during(make_board):
         assert b"KeyboardInterrupt" in port.read_until(b"\x04>")
         port.write(b"print(done, total)\x04")
         assert port.read_until(b"\x04>") == b"OK1 1799999970000000\r\n\x04\x04>"
+
+
+@esp32_ctrl_c
+def test_two_ctrl_cs_in_one_write_stop_a_program_once(make_board):
+    """One run of the UART's handler takes both: one KeyboardInterrupt, its traceback whole,
+    then the prompt."""
+    board = make_board()
+    with serial.Serial(board.port, timeout=10) as port:
+        port.write(b"\r")
+        port.read_until(b">>> ")
+        for _ in range(5):
+            port.write(b"while True: pass\r\r")
+            port.read_until(b"pass\r\n")
+            mark = board.mark()
+            port.write(b"\x03\x03")
+            said = port.read_until(b">>> ")
+            assert said.endswith(b"KeyboardInterrupt: \r\n>>> ") and said.count(b"Traceback") == 1, said
+            assert board.output(mark).count(b"Traceback") == 1

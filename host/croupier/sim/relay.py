@@ -97,14 +97,16 @@ class SerialRelay:
         return min(waits) if waits else None
 
     def _to_ring(self, batch: bytes):
-        """The UART interrupt's batch into the ring: what does not fit is lost, the newest first."""
+        """The UART interrupt's batch into the ring: what does not fit is lost, the newest first.
+        Its Ctrl-Cs schedule one KeyboardInterrupt, as one run of the handler does (the VM
+        raises nothing before the handler is done)."""
         parts = batch.split(bytes((INTERRUPT,)))
         for i, part in enumerate(parts):
             unread = self._ring_queued() + len(self._rx)
             room = max(0, uart.RING - unread)
             self.rx_overflow += max(0, len(part) - room)
             self._rx += part[:room]
-            if i < len(parts) - 1:
+            if i == 0 and len(parts) > 1:
                 self._interrupt()
         self._flush_rx()
 
