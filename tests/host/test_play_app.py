@@ -480,17 +480,30 @@ def test_at_80x24_and_up_every_card_is_readable_and_the_log_shows_the_newest_mov
     run(app, steps, size)
 
 
+def controls(app):
+    """The buttons and inputs of the current screen that are displayed."""
+    return [widget for widget in list(app.screen.query(Button)) + list(app.screen.query(Input))
+            if all(node.display for node in widget.ancestors_with_self if node is not app)]
+
+
+async def laid_out(pilot, most=200):
+    """Wait until the current screen has been laid out: one just pushed has no regions yet."""
+    for _ in range(most):
+        if all(widget.region.height for widget in controls(pilot.app)):
+            return
+        await pilot.pause(0.01)
+
+
 def assert_fits(app):
     """The current screen fits the terminal: nothing to scroll to, every button and input
     shown whole above the footer, and the footer naming each of the screen's keys."""
     screen = app.screen
     footer = screen.query_one(Footer).region
     assert screen.max_scroll_y == 0, "%s is %d lines too tall" % (type(screen).__name__, screen.max_scroll_y)
-    for widget in list(screen.query(Button)) + list(screen.query(Input)):
-        if all(node.display for node in widget.ancestors_with_self if node is not app):
-            region = widget.region
-            assert region.height and region.y >= 0 and region.bottom <= footer.y and region.right <= footer.right, \
-                "#%s at %s is not whole above the footer (row %d)" % (widget.id, region, footer.y)
+    for widget in controls(app):
+        region = widget.region
+        assert region.height and region.y >= 0 and region.bottom <= footer.y and region.right <= footer.right, \
+            "#%s at %s is not whole above the footer (row %d)" % (widget.id, region, footer.y)
     keys = screen_lines(app)[footer.y]
     for binding in screen.BINDINGS:
         assert not binding.show or binding.description in keys, "the footer reads %r" % keys
@@ -504,10 +517,11 @@ def test_at_80x24_every_screen_fits_from_a_new_game_with_four_opponents_to_its_e
         assert shown(app, "#opponents") == "4"
         assert_fits(app)  # the Start button among the rest
         await pilot.click("#start")
-        await pilot.pause()
+        await laid_out(pilot)
         assert_fits(app)
         await until(pilot, lambda: isinstance(app.screen, RoundScreen))
         assert len(app.session.scores()) == 5  # five players leaving: the score list's tallest
+        await laid_out(pilot)
         assert_fits(app)
         await pilot.click("#leave-%d" % PERSON)
         for _ in range(2000):
@@ -515,6 +529,7 @@ def test_at_80x24_every_screen_fits_from_a_new_game_with_four_opponents_to_its_e
                 break
             await settle(pilot)
         assert isinstance(app.screen, GameOverScreen)
+        await laid_out(pilot)
         assert_fits(app)
         await pilot.click("#new")
         await pilot.pause()
