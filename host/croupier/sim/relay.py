@@ -114,8 +114,8 @@ class SerialRelay:
         """A Ctrl-C, as the UART's interrupt character schedules a KeyboardInterrupt."""
         if not self._proc:
             return
-        if self._unix_port.interrupt == signal.SIGINT:  # a port built by hand: a second one
-            now = time.monotonic()  # still pending exits its interpreter
+        if self._unix_port.interrupt == signal.SIGINT:  # a port built by hand: one with the GIL
+            now = time.monotonic()  # schedules it, and exits on a second one still pending (unix_mphal.c)
             if now - self._last_interrupt <= 0.1:
                 return
             self._last_interrupt = now
