@@ -59,8 +59,9 @@ def execute(code, g, mode, name, raw):
     except BaseException as e:  # noqa: B902 (KeyboardInterrupt included: print it, go on)
         error = e
     # A program may leave the heap locked; the REPL needs it unlocked. heap_unlock() on an
-    # unlocked heap wraps the 16-bit depth (py/mpstate.h) to 32,767 locks, so the depth is
-    # read first: a lock, then an unlock, with no branch between where a Ctrl-C could land.
+    # unlocked heap wraps the 16-bit depth (py/mpstate.h) to 32,767 locks (65,535 before
+    # v1.25.0's GC_LOCK_DEPTH_SHIFT), so the depth is read first: a lock, then an unlock,
+    # with no branch between where a Ctrl-C could land.
     micropython.heap_lock()
     for _ in range(micropython.heap_unlock()):
         micropython.heap_unlock()
