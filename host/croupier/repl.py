@@ -15,7 +15,9 @@ FIRST_BOOT_TIMEOUT = 15.0  # the same for a MicroPython just written: its first 
 JOURNAL_DIR = "/journal"  # the board's journal folder (boards/esp32.py JOURNAL_DIR)
 RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n>"
 MARK = "CROUPIER-PROBE"
-RESTART = b"\x02\x04"  # from either REPL at its prompt: the friendly one, then a soft reset (main.py runs)
+# Whatever the board is at: stop it (Ctrl-C), to the friendly REPL (Ctrl-B), soft reset (Ctrl-D):
+# main.py runs. A raw-paste cut short by a killed mpremote ends at the Ctrl-C, unrun.
+RESTART = b"\x03\x02\x04"
 # The version as the release names it: "1.23.0", "1.29.0-preview" (py/modsys.c: a 4th item since 1.22).
 _SCRIPT = """import sys, os
 try:

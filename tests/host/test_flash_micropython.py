@@ -3,6 +3,7 @@ mock ESP32 ROM bootloader on a pty (esp32-mock-bootloader speaks esptool's proto
 a 4 MB flash in memory), an image or a board with a MicroPython too old for the firmware, a
 blank board, bad ports."""
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -184,9 +185,10 @@ class FakeRepl:
         threading.Thread(target=self._serve, daemon=True).start()
 
     def scripts_run(self):
-        """The programs the host ran on this board through its raw REPL, in order."""
-        lines = bytes(self.received).replace(b"\r\x03\x03\x01", b"").replace(b"\x02", b"")
-        return [script for script in lines.split(b"\x04") if script]
+        """The programs the host ran on this board through its raw REPL, in order: what came
+        before each Ctrl-D, less what a Ctrl-A, -B or -C cleared."""
+        chunks = (re.split(b"[\x01\x02\x03]", chunk)[-1] for chunk in bytes(self.received).split(b"\x04"))
+        return [script for script in chunks if script]
 
     def _serve(self):
         try:
