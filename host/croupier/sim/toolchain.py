@@ -104,7 +104,7 @@ def _run_micropython(command, args, **options):
     try:
         return subprocess.run([*command, *args], capture_output=True, text=True, **options)
     except OSError as err:  # not a program (or not one for this machine)
-        raise SimError("cannot run the MicroPython unix port (%s): %s" % (" ".join(command), err.strerror)) from None
+        raise SimError("cannot run the MicroPython unix port at %s: %s" % (" ".join(command), err.strerror)) from None
 
 
 def format_image(image, *content):
