@@ -102,6 +102,7 @@ class Ui:
         name = self.controller.state()["game"]
         self.screen = self._game_module = None
         _drop_modules("croupier.ui", OFF_PLAY)
+        drop_module("croupier.settings")  # the voice menu's (croupier.ui.voice)
         _drop_game_modules(keep=name)
         _drop_modules("croupier.rules", [g for g in GAMES if g != name])  # engines
         gc.collect()  # before the play screen loads into the space
