@@ -88,13 +88,10 @@ class Speaker:
         before, self._before = self._before, state
         if new or before is None:
             return
-        reached = None
-        for e in effects:
-            if e["kind"] == "round_end":
-                # the last row's total_after in the engine's flat log of the round just
-                # ended, read in place: round_log() would copy the whole round
-                log = game.log
-                reached = log[-1] if log else None
+        # the last row's total_after in the engine's flat log, read in place (round_log()
+        # would copy the round): announce() says it only when the input ended a round
+        log = game.log
+        reached = log[-1] if log else None
         self.say(words.announce(self._lang, before, state, effects, reached), state["players"])
 
     def say(self, items, players):
