@@ -8,7 +8,7 @@ from pathlib import Path
 from croupier import words
 from croupier.build import cached_build, file_hash
 from croupier.paths import cache_dir
-from croupier.voice import bank, synth
+from croupier.voice import bank, check_language, synth
 
 # The converter's own code, and the code that lays out the cached folder, is part of the
 # cache key: a change to it makes new banks.
@@ -18,9 +18,8 @@ BANK_FOLDER = "voice"  # on the board, and in the cached folder that mirrors it
 
 def inventory(lang: str):
     """The word ids of `lang`, in the bank's order; ValueError for a language the box lacks."""
-    if lang not in synth.LANGUAGES:
-        raise ValueError("the voice's language is one of %s, not %r" % (", ".join(synth.LANGUAGES), lang))
-    return tuple(words.inventory(lang))
+    check_language(lang)
+    return words.inventory(lang)
 
 
 def texts(lang: str):

@@ -16,7 +16,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from croupier.voice import LANGUAGES
+from croupier.voice import LANGUAGES, check_language  # noqa: F401 (synth.LANGUAGES: the voices it speaks)
 
 # A little quicker than espeak-ng's 175: a total is said before the next card comes, and the
 # English words fit 300 KB (280,005 bytes at 190; 303,511 at 175).
@@ -58,8 +58,7 @@ def render(lang: str, texts):
     from croupier.voice import pcm
 
     texts = list(texts)
-    if lang not in LANGUAGES:
-        raise ValueError("the voice's language is one of %s, not %r" % (", ".join(LANGUAGES), lang))
+    check_language(lang)
     _loader()
     if not texts:  # an empty roster's bank: nothing to say, no interpreter to start
         return []
