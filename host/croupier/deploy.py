@@ -140,6 +140,7 @@ def deploy(port, staging: Path, manifest: dict, progress=None, keep=frozenset())
     """
     from croupier.link import connect
 
+    manifest = {p: h for p, h in manifest.items() if p not in keep}  # neither copied nor verified
     mp = Mpremote(port)
     tops = {p.split("/")[0] for p in manifest}
     report = DeployReport()

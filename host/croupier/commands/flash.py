@@ -106,16 +106,14 @@ def check_micropython(port, staging, just_written):
     print("the board runs MicroPython %s" % board.version)
 
 
-def voice_banks_kept(port, manifest, no_voice):
-    """-> (the manifest less the voice banks to leave on the board, those banks): the player
-    names, and a bank of a user's own recordings, which the synthesized voice never replaces.
-    Recordings made for other words than this firmware's are kept too, and said."""
+def voice_banks_kept(port):
+    """The voice banks to leave on the board: the player names, and a bank of a user's own
+    recordings, which the synthesized voice never replaces. Recordings made for other words
+    than this firmware's are kept too, and said."""
     from croupier.voice.board import NAMES, recorded
     from croupier.voice.defaults import bank_path, inventory
     from croupier.voice.synth import LANGUAGES
 
-    if no_voice:
-        return manifest, frozenset()
     own = recorded(port)
     for lang in LANGUAGES:
         path = bank_path(lang)
@@ -127,8 +125,7 @@ def voice_banks_kept(port, manifest, no_voice):
             why = "they lack " + ", ".join(missing) if missing else "their words are in another order"
             print("warning: /%s was recorded for another firmware (%s), and the box may say wrong words: "
                   "record them again with `croupier voice --from DIR --lang %s`" % (path, why, lang))
-    kept = frozenset([NAMES, *own])
-    return {p: h for p, h in manifest.items() if p not in kept}, kept
+    return frozenset([NAMES, *own])
 
 
 @reports_errors
@@ -158,7 +155,7 @@ def run(args):
             write_micropython(port, image, args)
         try:  # from the probe to deploy's own reset, the board's program is stopped
             check_micropython(port, staging, just_written=image is not None)
-            manifest, kept = voice_banks_kept(port, manifest, args.no_voice)
+            kept = frozenset() if args.no_voice else voice_banks_kept(port)
             with ExitStack() as bar:
                 progress = copy_progress(bar, "copying files", "the board's files match the build")
                 report = deploy(port, staging, manifest, progress=progress, keep=kept)
