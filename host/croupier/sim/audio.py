@@ -20,6 +20,8 @@ class Dma:
 
     def take(self, now):
         """-> (the bytes played since the last call, how many writes went wholly into DMA memory)."""
+        if not self.queue:  # a quiet line (a port stays on between sounds): no write waits either
+            return b"", 0
         n = min(len(self.queue), int((now - self.since) * self.byte_rate) // self.frame * self.frame)
         played = bytes(memoryview(self.queue)[:n])  # one copy (a bytearray slice is one more)
         del self.queue[:n]
@@ -39,7 +41,7 @@ class Dma:
 
 class Audio:
     """What the board's speaker played, for the board's life (16 KB a second at 8 kHz mono).
-    All but pcm() run on the board's I/O thread, under its lock."""
+    pcm() and speaking() are for any thread; the rest run on the board's I/O thread, under its lock."""
 
     def __init__(self, lock, emit, send_done):
         self._lock, self._emit, self._send_done = lock, emit, send_done
@@ -61,7 +63,7 @@ class Audio:
             return any(dma.queue for dma in self._ports.values())
 
     def turn_on(self, port, rate, bits, channels, capacity):
-        self.turn_off(port, keep_dma=False)
+        self.turn_off(port)
         self._ports[port] = Dma(capacity, bits // 8 * channels, rate * bits // 8 * channels)
         self.rate, self.bits, self.channels = rate, bits, channels
 
