@@ -100,14 +100,12 @@ class SerialRelay:
         """The UART interrupt's batch into the ring: what does not fit is lost, the newest first.
         Its Ctrl-Cs schedule one KeyboardInterrupt, as one run of the handler does (the VM
         raises nothing before the handler is done)."""
-        parts = batch.split(bytes((INTERRUPT,)))
-        for i, part in enumerate(parts):
-            unread = self._ring_queued() + len(self._rx)
-            room = max(0, uart.RING - unread)
-            self.rx_overflow += max(0, len(part) - room)
-            self._rx += part[:room]
-            if i == 0 and len(parts) > 1:
-                self._interrupt()
+        data = batch.replace(bytes((INTERRUPT,)), b"")  # never put in the ring (uart.c uart_irq_handler)
+        if len(data) < len(batch):
+            self._interrupt()
+        room = max(0, uart.RING - self._ring_queued() - len(self._rx))
+        self.rx_overflow += max(0, len(data) - room)
+        self._rx += data[:room]
         self._flush_rx()
 
     def _interrupt(self):
