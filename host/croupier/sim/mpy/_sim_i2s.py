@@ -26,7 +26,7 @@ class I2S:
             raise ValueError("invalid id")
         if I2S._ports[id] is None:
             I2S._ports[id] = self = object.__new__(cls)
-            self._id, self._on, self._mode, self._handler = id, False, 0, None
+            self._id, self._mode, self._handler = id, 0, None  # mode 0: off (deinit'ed or never on)
             # the handlers of the writes sent and not yet scheduled, oldest first: the first
             # _sent - _waiting are in DMA memory, the other _waiting (2 at most) are not
             self._handlers, self._first, self._sent, self._waiting = [None] * 3, 0, 0, 0
@@ -49,7 +49,7 @@ class I2S:
             raise ValueError("invalid format")
         if rate <= 0:  # the port leaves it to ESP-IDF: taken as its clock setup's error
             raise OSError(-258, "ESP_ERR_INVALID_ARG")
-        self._mode, self._on, self._handler = mode, True, None  # io_mode BLOCKING
+        self._mode, self._handler = mode, None  # io_mode BLOCKING
         if mode == 2:  # get_dma_buf_count: ibuf // (256 frames * frame bytes) buffers, 2 at least
             frame = bits // 8 * (format + 1)  # (v1.24.0's MAX(..., 2); v1.23.0 failed below 2)
             struct.pack_into("<IBBI", _i2s_on, 0, rate, bits, format + 1, max(2, ibuf // (256 * frame)) * 256 * frame)
@@ -57,11 +57,11 @@ class I2S:
             _ch.write(_i2s_on)
 
     def deinit(self):
-        if self._on:  # i2s_del_channel: what the DMA memory holds is never played
+        if self._mode:  # i2s_del_channel: what the DMA memory holds is never played
             if self._handler and self._waiting:  # i2s_channel_disable ends the write the
                 self._waiting -= 1  # port's task copies, which then schedules its handler
             self._drop(0)
-            self._on = False
+            self._mode = 0
 
     def irq(self, handler):
         if handler is not None and not callable(handler):
@@ -77,7 +77,7 @@ class I2S:
             _ch.request(79, self._id | keep_dma, 0, None)  # 'O': no 'A' for them after the reply
 
     def write(self, buf):
-        if not self._on:  # v1.24.0+: check_esp_err on the deleted channel
+        if not self._mode:  # v1.24.0+: check_esp_err on the deleted channel
             raise OSError(-258, "ESP_ERR_INVALID_ARG")
         if self._mode != 2:
             raise OSError(1)  # EPERM: extmod's stream write on an RX port
